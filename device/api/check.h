@@ -1,0 +1,97 @@
+// Device-side argument checks, fatal errors and bounded waits.
+// A bad argument or an expired wait prints PE, work-group, thread and the values involved, then
+// stops the kernel (trap on GPUs: the host sees the failure at its next synchronization; on the
+// host platform the job exits with GIO_EXIT_CODE).
+#pragma once
+#include "device/api/state.h"
+#include "runtime/status.h"
+#include <stdio.h>
+
+#if GIO_KERNEL_COMPILER
+#if defined(GIO_PLATFORM_HOST)
+#define GIO_DEV_PRINT(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define GIO_DEV_PRINT(...) printf(__VA_ARGS__)
+#endif
+
+// Every device error line starts the same way so logs can be grepped.
+#define GIO_DEV_FATAL(routine, fmt, ...)                                                          \
+  do {                                                                                            \
+    GIO_DEV_PRINT("GIO error: %s on PE %d (work-group %u, thread %u): " fmt "\n", routine,        \
+                  GIO_DSTATE.my_pe, ::gio::plat::wg_id(), ::gio::plat::wg_thread(), ##__VA_ARGS__); \
+    ::gio::dev::die(GIO_ERR_ARG);                                                                 \
+  } while (0)
+
+namespace gio {
+namespace dev {
+
+[[noreturn]] GIO_DFN void die(int status) {
+#if defined(GIO_PLATFORM_HOST)
+  gio_host_abort(status);
+#elif defined(GIO_PLATFORM_CUDA)
+  (void)status;
+  __trap();
+  __builtin_unreachable();
+#else
+  (void)status;
+  __builtin_trap();
+#endif
+}
+
+GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
+  if (GIO_DSTATE.magic != GIO_STATE_MAGIC) {
+    GIO_DEV_PRINT("GIO error: %s called in a kernel before shmem_init (or after shmem_finalize)\n",
+                  routine);
+    die(GIO_ERR_INIT);
+  }
+  return GIO_DSTATE;
+}
+
+GIO_DFN void check_pe(const char* routine, int pe) {
+  const gio_device_state_v1& st = state_checked(routine);
+  if ((unsigned)pe >= (unsigned)st.n_pes)
+    GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d)", pe, st.n_pes);
+}
+
+// [p, p+n) must lie in the user part of the symmetric heap.
+GIO_DFN void check_sym(const char* routine, const void* p, size_t n, int pe) {
+  const gio_device_state_v1& st = GIO_DSTATE;
+  const uint8_t* a = (const uint8_t*)p;
+  if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size)
+    GIO_DEV_FATAL(routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", p, pe,
+                  (void*)(st.heap_base + GIO_HEAP_RESERVED), (void*)(st.heap_base + st.heap_size));
+  uint64_t off = (uint64_t)(a - st.heap_base);
+  if (n > st.heap_size - off)
+    GIO_DEV_FATAL(routine, "%llu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)",
+                  (unsigned long long)n, (unsigned long long)off, pe, (unsigned long long)st.heap_size);
+}
+
+GIO_DFN void check_align(const char* routine, const void* p, size_t align, int pe) {
+  if ((uintptr_t)p % align)
+    GIO_DEV_FATAL(routine, "address %p (for PE %d) is not %llu-byte aligned", p, pe,
+                  (unsigned long long)align);
+}
+
+// Spin until done() holds, relaxing between polls; past GIO_TIMEOUT_MS call fail(elapsed_ms).
+// The clock is read every 64 polls so the fast path is a tight load loop.
+template <typename Done, typename Fail>
+GIO_DFN void bounded_wait(Done done, Fail fail) {
+  if (done()) return;
+  const uint64_t limit = GIO_DSTATE.timeout_ns;
+  const uint64_t t0 = plat::clock_ns();
+  for (unsigned spins = 1;; ++spins) {
+    plat::relax();
+    if (done()) return;
+    if (limit && (spins & 63) == 0) {
+      uint64_t dt = plat::clock_ns() - t0;
+      if (dt > limit) {
+        fail((unsigned long long)(dt / 1000000ull));
+        die(GIO_ERR_TIMEOUT);
+      }
+    }
+  }
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif

@@ -1,0 +1,123 @@
+// The one device dispatch point: every RMA, AMO and signal goes through a switch on the target
+// PE's transport (p2p first), after the argument checks. No virtual calls on the device.
+#pragma once
+#include "device/api/check.h"
+#include "device/api/host_entry.h"
+#include "device/p2p/p2p.h"
+
+typedef gio_ctx_v1* shmem_ctx_t;
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+
+GIO_DFN void no_transport(const char* routine, int pe) {
+  GIO_DEV_FATAL(routine, "PE %d is not reachable from this PE (transport id %d)", pe,
+                (int)GIO_DSTATE.peer_transport[pe]);
+}
+
+// A user context must be one shmemx_wg_ctx_create handed out (or SHMEM_CTX_DEFAULT == nullptr).
+GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
+  if (ctx == nullptr) return;
+  const gio_device_state_v1& st = GIO_DSTATE;
+  if (ctx < st.ctx_table || ctx >= st.ctx_table + st.num_ctx || ctx->magic != GIO_CTX_MAGIC ||
+      !ctx->in_use)
+    GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
+}
+
+template <typename S>
+GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  check_pe(rt, pe);
+  check_sym(rt, dst, n, pe);
+  check_ctx(rt, ctx);
+  const gio_device_state_v1& st = GIO_DSTATE;
+  switch (st.peer_transport[pe]) {
+    case GIO_TRANSPORT_P2P: p2p::put<S>(p2p::remote(st, dst, pe), src, n); return;
+    default: no_transport(rt, pe);
+  }
+}
+
+template <typename S>
+GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  check_pe(rt, pe);
+  check_sym(rt, src, n, pe);
+  check_ctx(rt, ctx);
+  const gio_device_state_v1& st = GIO_DSTATE;
+  switch (st.peer_transport[pe]) {
+    case GIO_TRANSPORT_P2P: p2p::get<S>(dst, p2p::remote(st, src, pe), n); return;
+    default: no_transport(rt, pe);
+  }
+}
+
+// Transport-wide ordering points of the calling thread's context.
+GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
+  check_ctx(rt, (state_checked(rt), ctx));
+  p2p::quiet();
+}
+GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
+  check_ctx(rt, (state_checked(rt), ctx));
+  p2p::fence();
+}
+
+// Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
+template <typename T>
+GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
+  check_pe(rt, pe);
+  check_sym(rt, dst, sizeof(T), pe);
+  check_align(rt, dst, sizeof(T), pe);
+  check_ctx(rt, ctx);
+  const gio_device_state_v1& st = GIO_DSTATE;
+  if (st.peer_transport[pe] != GIO_TRANSPORT_P2P) no_transport(rt, pe);
+  typedef typename plat::atom_bits<T>::type U;
+  U* p = (U*)p2p::remote(st, dst, pe);
+  U v, c, old;
+  memcpy(&v, &value, sizeof v);
+  memcpy(&c, &compare, sizeof c);
+  switch (op) {
+    case GIO_AMO_FETCH: old = plat::atomic_fetch_or(p, U(0)); break;
+    case GIO_AMO_SET:
+    case GIO_AMO_SWAP: old = plat::atomic_exchange(p, v); break;
+    case GIO_AMO_CSWAP: old = plat::atomic_cas(p, c, v); break;
+    case GIO_AMO_FETCH_ADD: old = plat::atomic_fetch_add(p, v); break;
+    case GIO_AMO_FETCH_AND: old = plat::atomic_fetch_and(p, v); break;
+    case GIO_AMO_FETCH_OR: old = plat::atomic_fetch_or(p, v); break;
+    default: old = plat::atomic_fetch_xor(p, v); break;
+  }
+  T r;
+  memcpy(&r, &old, sizeof r);
+  return r;
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+// Update the 8-byte signal `sig` on `pe` after every earlier put of this thread (and, once its
+// scope synchronized, of its scope) is visible there: release first, then one atomic.
+GIO_DFN void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+  check_pe(rt, pe);
+  check_sym(rt, sig, sizeof(uint64_t), pe);
+  check_align(rt, sig, sizeof(uint64_t), pe);
+  check_ctx(rt, ctx);
+  const gio_device_state_v1& st = GIO_DSTATE;
+  switch (st.peer_transport[pe]) {
+    case GIO_TRANSPORT_P2P: {
+      unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
+      p2p::fence();
+      if (op == 1 /* SHMEM_SIGNAL_ADD */)
+        plat::atomic_fetch_add(p, (unsigned long long)value);
+      else if (op == 0 /* SHMEM_SIGNAL_SET */)
+        plat::atomic_exchange(p, (unsigned long long)value);
+      else
+        GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
+      return;
+    }
+    default: no_transport(rt, pe);
+  }
+}
+}  // namespace dev
+}  // namespace gio
+#endif

@@ -1,0 +1,38 @@
+// libgio's host entry points. The public shmem_* routines call these when used from host code.
+// `routine` is the public name the user called, for error messages.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+struct gio_ctx_v1;
+
+extern "C" {
+void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe);
+void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe);
+// Atomic `op` (gio_amo_op) on the `size`-byte (4 or 8) object at `dest` on `pe`; operands and the
+// fetched old value travel as bit patterns in the low `size` bytes.
+uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, uint64_t value,
+                      uint64_t compare, size_t size, int pe);
+void gio_host_quiet(gio_ctx_v1* ctx);
+void gio_host_fence(gio_ctx_v1* ctx);
+void gio_host_barrier_all(void);
+void gio_host_sync_all(void);
+void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src,
+                            size_t n, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe);
+uint64_t gio_host_signal_fetch(const uint64_t* sig_addr);
+int gio_host_my_pe(void);
+int gio_host_n_pes(void);
+void* gio_host_ptr(const void* dest, int pe);
+}
+
+// Atomic operations understood by the host entry point (and the device dispatch).
+enum gio_amo_op {
+  GIO_AMO_FETCH = 0,
+  GIO_AMO_SET,
+  GIO_AMO_SWAP,
+  GIO_AMO_CSWAP,
+  GIO_AMO_FETCH_ADD,
+  GIO_AMO_FETCH_AND,
+  GIO_AMO_FETCH_OR,
+  GIO_AMO_FETCH_XOR,
+};

@@ -1,0 +1,78 @@
+// Who calls a routine: one thread, a whole wave (warp/wavefront), or a whole work-group.
+// Cooperative forms split the bytes over the lanes of their scope and synchronize at entry (so data
+// other lanes just wrote is visible to the lane that copies it) and at exit (so the source may be
+// reused by any lane once the call returns).
+#pragma once
+#include "device/platform/platform.h"
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+
+struct scope_thread {
+  static GIO_DFN unsigned lane() { return 0; }
+  static GIO_DFN unsigned lanes() { return 1; }
+  static GIO_DFN void sync() {}
+};
+struct scope_wave {
+  static GIO_DFN unsigned lane() { return plat::wave_lane(); }
+  static GIO_DFN unsigned lanes() { return plat::wave_active(); }
+  static GIO_DFN void sync() { plat::wave_sync(); }
+};
+struct scope_wg {
+  static GIO_DFN unsigned lane() { return plat::wg_thread(); }
+  static GIO_DFN unsigned lanes() { return plat::wg_size(); }
+  static GIO_DFN void sync() { plat::wg_sync(); }
+};
+
+// Copy n bytes with the widest access both pointers' alignment allows, lanes striding over words.
+template <typename W>
+GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+  // Head bytes up to W alignment of the destination (source shares it: caller checked).
+  size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
+  if (head > n) head = n;
+  for (size_t i = lane; i < head; i += lanes) d[i] = s[i];
+  size_t words = (n - head) / W::align;
+  typename W::type* dw = (typename W::type*)(d + head);
+  const typename W::type* sw = (const typename W::type*)(s + head);
+  for (size_t i = lane; i < words; i += lanes) dw[i] = sw[i];
+  size_t done = head + words * W::align;
+  for (size_t i = done + lane; i < n; i += lanes) d[i] = s[i];
+}
+
+struct word16 {
+  struct alignas(16) type { unsigned long long a, b; };
+  static constexpr size_t align = 16;
+};
+struct word8 {
+  typedef unsigned long long type;
+  static constexpr size_t align = 8;
+};
+struct word4 {
+  typedef unsigned int type;
+  static constexpr size_t align = 4;
+};
+struct word1 {
+  typedef uint8_t type;
+  static constexpr size_t align = 1;
+};
+
+template <typename S>
+GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
+  uint8_t* d = (uint8_t*)dst;
+  const uint8_t* s = (const uint8_t*)src;
+  uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
+  unsigned lane = S::lane(), lanes = S::lanes();
+  if ((mis & 15) == 0)
+    copy_words<word16>(d, s, n, lane, lanes);
+  else if ((mis & 7) == 0)
+    copy_words<word8>(d, s, n, lane, lanes);
+  else if ((mis & 3) == 0)
+    copy_words<word4>(d, s, n, lane, lanes);
+  else
+    copy_words<word1>(d, s, n, lane, lanes);
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif

@@ -1,0 +1,73 @@
+// put-with-signal and signal routines. The signal is the only supported way for the target's
+// kernel to learn that data arrived: it is written after the data is visible there.
+#pragma once
+#include "device/api/rma.h"
+
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+template <typename S>
+GIO_DFN void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
+                           uint64_t* sig, uint64_t value, int op, int pe) {
+  S::sync();
+  put<S>(rt, ctx, d, s, n, pe);
+  S::sync();  // every lane's stores are done before lane 0 releases them with the signal
+  if (S::lane() == 0) signal(rt, ctx, sig, value, op, pe);
+  S::sync();
+}
+}  // namespace dev
+}  // namespace gio
+#endif
+
+GIO_HDFN void gio_putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
+                                uint64_t* sig, uint64_t value, int op, int pe) {
+  GIO_DISPATCH(::gio::dev::putmem_signal<::gio::dev::scope_thread>(rt, ctx, d, s, n, sig, value, op, pe),
+               gio_host_putmem_signal(rt, ctx, d, s, n, sig, value, op, pe));
+}
+
+#define GIO_DEF_PUT_SIGNAL(SUFFIX)                                                                 \
+  GIO_HDFN void shmem_ctx_putmem_signal##SUFFIX(shmem_ctx_t ctx, void* dest, const void* src,     \
+                                                size_t n, uint64_t* sig_addr, uint64_t signal,    \
+                                                int sig_op, int pe) {                             \
+    gio_putmem_signal("shmem_ctx_putmem_signal" #SUFFIX, ctx, dest, src, n, sig_addr, signal, sig_op, pe); \
+  }                                                                                                \
+  GIO_HDFN void shmem_putmem_signal##SUFFIX(void* dest, const void* src, size_t n,                \
+                                            uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
+    gio_putmem_signal("shmem_putmem_signal" #SUFFIX, nullptr, dest, src, n, sig_addr, signal, sig_op, pe); \
+  }
+GIO_DEF_PUT_SIGNAL()
+GIO_DEF_PUT_SIGNAL(_nbi)
+#undef GIO_DEF_PUT_SIGNAL
+
+#define GIO_DEF_TYPED_PUT_SIGNAL(NAME, T)                                                          \
+  GIO_HDFN void shmem_##NAME##_put_signal(T* dest, const T* src, size_t nelems, uint64_t* sig_addr, \
+                                          uint64_t signal, int sig_op, int pe) {                  \
+    gio_putmem_signal("shmem_" #NAME "_put_signal", nullptr, dest, src, nelems * sizeof(T),       \
+                      sig_addr, signal, sig_op, pe);                                              \
+  }                                                                                                \
+  GIO_HDFN void shmem_##NAME##_put_signal_nbi(T* dest, const T* src, size_t nelems,               \
+                                              uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
+    gio_putmem_signal("shmem_" #NAME "_put_signal_nbi", nullptr, dest, src, nelems * sizeof(T),   \
+                      sig_addr, signal, sig_op, pe);                                              \
+  }
+GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL)
+#undef GIO_DEF_TYPED_PUT_SIGNAL
+
+// Signal-only updates (OpenSHMEM 1.6 names).
+GIO_HDFN void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) {
+  gio_putmem_signal("shmem_signal_set", nullptr, sig_addr, sig_addr, 0, sig_addr, signal,
+                    SHMEM_SIGNAL_SET, pe);
+}
+GIO_HDFN void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) {
+  gio_putmem_signal("shmem_signal_add", nullptr, sig_addr, sig_addr, 0, sig_addr, signal,
+                    SHMEM_SIGNAL_ADD, pe);
+}
+
+GIO_HDFN uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
+  uint64_t v = 0;
+  GIO_DISPATCH(v = ::gio::plat::atomic_load_acquire(sig_addr), v = gio_host_signal_fetch(sig_addr));
+  return v;
+}

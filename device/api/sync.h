@@ -1,0 +1,62 @@
+// barrier_all / sync_all. In kernels these are work-group collectives (every thread of one
+// work-group per PE calls them; _wave and _thread forms let a smaller group stand for the PE).
+//
+// Algorithm: dissemination over the reserved flags at the head of every heap. In round k the PE
+// writes this barrier's epoch into flag k of PE (me + 2^k) % n and waits for its own flag k to
+// reach the epoch; ceil(log2 n) rounds. Flags only grow, so a fast peer already in the next
+// barrier (epoch + 1) cannot be missed: the wait is ">=".
+#pragma once
+#include "device/api/dispatch.h"
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+
+GIO_DFN void sync_pes(const char* rt) {
+  const gio_device_state_v1& st = state_checked(rt);
+  const int n = st.n_pes, me = st.my_pe;
+  uint64_t* flags = (uint64_t*)(st.heap_base + GIO_HEAP_RSVD_BARRIER_FLAGS);
+  uint64_t* epoch_p = (uint64_t*)(st.heap_base + GIO_HEAP_RSVD_BARRIER_EPOCH);
+  const uint64_t epoch = *epoch_p + 1;
+  *epoch_p = epoch;
+  int round = 0;
+  for (int dist = 1; dist < n; dist <<= 1, ++round) {
+    const int to = (me + dist) % n;
+    const int from = (me - dist % n + n) % n;
+    if (st.peer_transport[to] != GIO_TRANSPORT_P2P) no_transport(rt, to);
+    // Release: all of this PE's earlier stores become visible before the peer sees the flag.
+    plat::fence_system();
+    plat::atomic_exchange((unsigned long long*)p2p::remote(st, flags + round, to),
+                          (unsigned long long)epoch);
+    uint64_t seen = 0;
+    bounded_wait([&] { return (seen = plat::atomic_load_acquire(flags + round)) >= epoch; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in barrier "
+                                 "round %d for PE %d: flag %p is %llu, needs >= %llu\n",
+                                 rt, me, plat::wg_id(), ms, round, from, (void*)(flags + round),
+                                 (unsigned long long)seen, (unsigned long long)epoch);
+                 });
+  }
+}
+
+template <typename S>
+GIO_DFN void barrier(const char* rt, bool with_quiet) {
+  S::sync();
+  if (S::lane() == 0) {
+    if (with_quiet) p2p::quiet();
+    sync_pes(rt);
+  }
+  S::sync();
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif
+
+GIO_HDFN void shmem_barrier_all(void) {
+  GIO_DISPATCH(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_barrier_all", true),
+               gio_host_barrier_all());
+}
+GIO_HDFN void shmem_sync_all(void) {
+  GIO_DISPATCH(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_sync_all", false), gio_host_sync_all());
+}

@@ -1,0 +1,78 @@
+// GIO: OpenSHMEM 1.5 for GPU kernels. One include gives host code the OpenSHMEM host API and
+// kernels the whole device API (standard routines here, GIO extensions from shmemx.h).
+#pragma once
+
+#define SHMEM_MAJOR_VERSION 1
+#define SHMEM_MINOR_VERSION 5
+#define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
+#define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+#define SHMEM_MAX_NAME_LEN 256
+#define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
+#define SHMEM_VENDOR_STRING "GIO (GPU Initiated OpenSHMEM) 0.1.0"
+#define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
+
+#define SHMEM_THREAD_SINGLE 0
+#define SHMEM_THREAD_FUNNELED 1
+#define SHMEM_THREAD_SERIALIZED 2
+#define SHMEM_THREAD_MULTIPLE 3
+
+#include "device/api/amo.h"
+#include "device/api/ctx.h"
+#include "device/api/rma.h"
+#include "device/api/signal.h"
+#include "device/api/sync.h"
+#include "device/api/wait.h"
+
+extern "C" {
+void shmem_init(void);
+int shmem_init_thread(int requested, int* provided);
+void shmem_query_thread(int* provided);
+void shmem_finalize(void);
+void shmem_global_exit(int status);
+int shmem_pe_accessible(int pe);
+int shmem_addr_accessible(const void* addr, int pe);
+void shmem_info_get_version(int* major, int* minor);
+void shmem_info_get_name(char* name);
+// Collective over all PEs, same arguments everywhere; the same offsets on every PE.
+void* shmem_malloc(size_t size);
+void* shmem_calloc(size_t count, size_t size);
+void* shmem_align(size_t alignment, size_t size);
+void* shmem_realloc(void* ptr, size_t size);
+void shmem_free(void* ptr);
+}
+
+GIO_HDFN int shmem_my_pe(void) {
+  int r = -1;
+  GIO_DISPATCH(r = ::gio::dev::state_checked("shmem_my_pe").my_pe, r = gio_host_my_pe());
+  return r;
+}
+GIO_HDFN int shmem_n_pes(void) {
+  int r = -1;
+  GIO_DISPATCH(r = ::gio::dev::state_checked("shmem_n_pes").n_pes, r = gio_host_n_pes());
+  return r;
+}
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+// Address of `dest` on `pe` usable by plain loads/stores in a kernel, or nullptr.
+GIO_DFN void* ptr(const void* dest, int pe) {
+  const gio_device_state_v1& st = state_checked("shmem_ptr");
+  const uint8_t* a = (const uint8_t*)dest;
+  if ((unsigned)pe >= (unsigned)st.n_pes || st.peer_transport[pe] != GIO_TRANSPORT_P2P) return nullptr;
+  if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size) return nullptr;
+  return p2p::remote(st, dest, pe);
+}
+}  // namespace dev
+}  // namespace gio
+#endif
+
+// In a kernel: a pointer the kernel can load/store through. In host code: the same device address
+// (pass it to kernels), or nullptr when `pe` is not reachable by loads and stores.
+GIO_HDFN void* shmem_ptr(const void* dest, int pe) {
+  void* r = nullptr;
+  GIO_DISPATCH(r = ::gio::dev::ptr(dest, pe), r = gio_host_ptr(dest, pe));
+  return r;
+}
+
+#include "shmemx.h"

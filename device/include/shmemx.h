@@ -1,0 +1,5 @@
+// GIO extensions to OpenSHMEM: cooperative _wg (work-group) and _wave (warp/wavefront) forms,
+// per-work-group contexts (shmemx_wg_ctx_create/destroy), and _thread barriers. Included by shmem.h.
+#pragma once
+#include "shmem.h"
+#include "device/api/scoped.h"

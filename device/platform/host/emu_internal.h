@@ -1,0 +1,78 @@
+// State shared by the host-platform scheduler (emu_launch.cpp), the in-kernel synchronisation
+// (emu.cpp) and the runtime API (emu_runtime.cpp). Not for use outside device/platform/host/.
+#pragma once
+
+#include "device/platform/host/hip_host.h"
+
+#include <boost/context/fiber.hpp>
+
+#include <vector>
+
+namespace gio {
+namespace host {
+namespace detail {
+
+enum class wait_kind : unsigned char { none, block, warp };
+
+// One emulated GPU thread. The scheduler only resumes it when the barrier generation it waits
+// for has moved on, so a parked thread costs no context switch per scheduler round.
+struct fiber_ctx : thread_slot {
+  boost::context::fiber self;   // this thread, held by the scheduler while it is parked
+  boost::context::fiber sched;  // the scheduler, held by this thread while it runs
+  unsigned lane = 0;
+  unsigned warp = 0;
+  wait_kind wait = wait_kind::none;
+  unsigned wait_gen = 0;
+  bool yielded = false;  // parked in gio::host::yield(), not on a barrier
+  bool done = false;
+};
+
+// Barrier and exchange slots of one 32-lane warp. Two slot buffers alternate by barrier
+// generation: a lane can only write generation g+2's buffer after every lane it exchanges with
+// has passed barrier g+1, hence after it has read generation g, so one barrier per shuffle
+// suffices.
+struct warp_ctx {
+  unsigned live = 0;     // lanes whose threads have not returned
+  unsigned arrived = 0;  // lanes waiting at the current barrier
+  unsigned need = 0;     // lanes the arrivals' masks asked for
+  unsigned gen = 0;
+  unsigned parts[2] = {0, 0};  // who took part in the barrier that filled slot[b]
+  unsigned long long slot[2][32];
+};
+
+struct group_ctx {
+  unsigned live = 0;
+  unsigned arrived = 0;
+  unsigned gen = 0;
+  std::vector<fiber_ctx> fibers;
+  std::vector<warp_ctx> warps;
+};
+
+// The work-group running on this OS thread; constant-initialised, read without a TLS wrapper.
+inline thread_local group_ctx* tl_ctx = nullptr;
+
+inline fiber_ctx& current_fiber() {
+  return *static_cast<fiber_ctx*>(const_cast<thread_slot*>(tl_thread));
+}
+
+// Completes the barrier if everyone it waits for has arrived; threads that returned count as
+// arrived, as on GPUs with independent thread scheduling.
+inline void block_check(group_ctx& g) {
+  if (g.arrived != 0 && g.arrived >= g.live) {
+    g.arrived = 0;
+    ++g.gen;
+  }
+}
+inline void warp_check(warp_ctx& w) {
+  if (w.arrived != 0 && (w.need & w.live & ~w.arrived) == 0) {
+    w.parts[w.gen & 1] = w.arrived;
+    w.arrived = w.need = 0;
+    ++w.gen;
+  }
+}
+
+void set_last_error(hipError_t err);
+
+}  // namespace detail
+}  // namespace host
+}  // namespace gio

@@ -1,0 +1,181 @@
+// HIP programming model emulated on the CPU (GIO_PLATFORM_HOST).
+//
+// Kernels written in HIP syntax compile with a plain C++17 compiler and run on the CPU: every
+// work-group runs on an OS thread of its own, and every GPU thread of it is a fiber on that OS
+// thread. Barriers, shuffles and votes switch between fibers, so code that relies on GPU
+// synchronisation (block barriers, warp-synchronous exchange, spin-waits on other work-groups)
+// behaves as on a GPU. Launches are synchronous; streams and events only record time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+// ---- qualifiers -------------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+// A work-group's fibers all live on one OS thread and no other work-group runs on that thread
+// until they have all returned, so "one copy per OS thread" is exactly "one copy per work-group,
+// shared by its threads". Like GPU shared memory, the contents are left over from the previous
+// work-group, not initialised.
+#define __shared__ static thread_local
+#define HIP_DYNAMIC_SHARED(type, var) \
+  type* var = reinterpret_cast<type*>(::gio::host::detail::tl_group.dynamic_shared)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define HIP_SYMBOL(x) x
+
+struct uint3 {
+  unsigned x, y, z;
+};
+
+struct dim3 {
+  unsigned x, y, z;
+  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(const uint3& v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+// A member of hipDeviceProp_t has this name too, so it cannot be a macro.
+static constexpr int warpSize = 32;
+
+namespace gio {
+namespace host {
+
+// Set by the runtime from its configuration table before the first launch.
+struct emu_settings_t {
+  unsigned max_concurrent_wg = 512;      // work-groups of one launch running at once
+  size_t fiber_stack_bytes = 64 * 1024;  // stack of each emulated GPU thread
+};
+emu_settings_t& emu_settings();
+
+namespace detail {
+struct thread_slot {
+  uint3 thread_idx;
+  unsigned linear;
+};
+struct group_slot {
+  uint3 block_idx{0, 0, 0};
+  dim3 block_dim{};
+  dim3 grid_dim{};
+  unsigned linear = 0;
+  void* dynamic_shared = nullptr;
+};
+// Outside a kernel threadIdx reads as thread 0 of a 1x1x1 launch, so host code may call device
+// helpers. Both are constant-initialised, so the compiler reads them without a TLS wrapper call.
+inline const thread_slot host_thread_slot{{0, 0, 0}, 0};
+inline thread_local const thread_slot* tl_thread = &host_thread_slot;
+inline thread_local group_slot tl_group{};
+
+void block_sync();
+void warp_sync(unsigned mask);
+unsigned long long warp_shuffle(unsigned mask, unsigned long long mine, unsigned src_lane);
+// Ballot of the lanes that took part; *participants gets their mask.
+unsigned long long warp_vote(unsigned mask, int pred, unsigned* participants);
+unsigned warp_active_mask();
+
+template <class T>
+inline T shuffle_bits(unsigned mask, T v, unsigned src_lane) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                "warp shuffles move values of at most 8 bytes");
+  unsigned long long bits = 0;
+  __builtin_memcpy(&bits, &v, sizeof(T));
+  bits = warp_shuffle(mask, bits, src_lane);
+  T out;
+  __builtin_memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+}  // namespace detail
+
+inline bool in_kernel() { return detail::tl_thread != &detail::host_thread_slot; }
+// Inside a kernel: let the other GPU threads of the work-group run; outside: yield the OS thread.
+void yield();
+inline unsigned linear_thread_id() { return detail::tl_thread->linear; }
+inline unsigned linear_block_id() { return detail::tl_group.linear; }
+
+// Runs thunk(closure) once per GPU thread of the grid and returns when all have finished.
+void launch(dim3 grid, dim3 block, size_t shared_bytes, void (*thunk)(const void*),
+            const void* closure);
+
+}  // namespace host
+}  // namespace gio
+
+#define threadIdx (::gio::host::detail::tl_thread->thread_idx)
+#define blockIdx (::gio::host::detail::tl_group.block_idx)
+#define blockDim (::gio::host::detail::tl_group.block_dim)
+#define gridDim (::gio::host::detail::tl_group.grid_dim)
+
+// ---- synchronisation, warp operations ---------------------------------------------------------
+inline void __syncthreads() { ::gio::host::detail::block_sync(); }
+inline void __syncwarp(unsigned mask = 0xffffffffu) { ::gio::host::detail::warp_sync(mask); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline unsigned __lane_id() { return ::gio::host::linear_thread_id() % 32u; }
+inline unsigned __activemask() { return ::gio::host::detail::warp_active_mask(); }
+
+template <class T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  unsigned lane = __lane_id(), w = unsigned(width), base = lane & ~(w - 1);
+  return ::gio::host::detail::shuffle_bits(mask, var, base + (unsigned(src_lane) & (w - 1)));
+}
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  unsigned lane = __lane_id(), base = lane & ~(unsigned(width) - 1);
+  return ::gio::host::detail::shuffle_bits(mask, var, lane - base >= delta ? lane - delta : lane);
+}
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  unsigned lane = __lane_id(), w = unsigned(width), base = lane & ~(w - 1);
+  return ::gio::host::detail::shuffle_bits(mask, var, lane - base + delta < w ? lane + delta : lane);
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  unsigned lane = __lane_id(), w = unsigned(width), base = lane & ~(w - 1);
+  unsigned src = lane ^ unsigned(lane_mask);
+  return ::gio::host::detail::shuffle_bits(mask, var, src < base + w && src < 32u ? src : lane);
+}
+// HIP's mask-less spellings.
+template <class T>
+inline T __shfl(T var, int src_lane, int width = warpSize) {
+  return __shfl_sync(0xffffffffu, var, src_lane, width);
+}
+template <class T>
+inline T __shfl_up(T var, unsigned delta, int width = warpSize) {
+  return __shfl_up_sync(0xffffffffu, var, delta, width);
+}
+template <class T>
+inline T __shfl_down(T var, unsigned delta, int width = warpSize) {
+  return __shfl_down_sync(0xffffffffu, var, delta, width);
+}
+template <class T>
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+  return __shfl_xor_sync(0xffffffffu, var, lane_mask, width);
+}
+
+inline unsigned long long __ballot_sync(unsigned mask, int pred) {
+  unsigned parts;
+  return ::gio::host::detail::warp_vote(mask, pred, &parts);
+}
+inline int __any_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) != 0; }
+inline int __all_sync(unsigned mask, int pred) {
+  unsigned parts;
+  return ::gio::host::detail::warp_vote(mask, pred, &parts) == parts;
+}
+
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
+inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+
+long long clock64();       // nanoseconds of a steady clock
+long long wall_clock64();  // same clock; HIP's constant-rate counter
+inline void __nanosleep(unsigned) { ::gio::host::yield(); }
+
+#include "device/platform/host/hip_host_atomic.h"
+#include "device/platform/host/hip_host_runtime.h"

@@ -1,0 +1,87 @@
+// The only place GIO reads its environment.
+#include "host/config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "host/log.h"
+
+namespace gio {
+
+bool config_parse_size(const char* s, uint64_t* out) {
+  if (!s || !*s) return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || s[0] == '-') return false;
+  uint64_t mul = 1;
+  switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': mul = 1ull << 10; ++end; break;
+    case 'm': case 'M': mul = 1ull << 20; ++end; break;
+    case 'g': case 'G': mul = 1ull << 30; ++end; break;
+    case 't': case 'T': mul = 1ull << 40; ++end; break;
+    default: return false;
+  }
+  if (*end == 'B' || *end == 'b') ++end;
+  if (*end != '\0') return false;
+  if (v > UINT64_MAX / mul) return false;
+  *out = v * mul;
+  return true;
+}
+
+namespace {
+const char* value_of(const char* name, const char* def) {
+  const char* v = getenv(name);
+  return (v && *v) ? v : def;
+}
+void parse_u64(const char* name, const char* v, uint64_t* out) {
+  if (!config_parse_size(v, out))
+    fatal(GIO_ERR_ARG, "shmem_init", "environment variable %s=\"%s\" is not a number (K/M/G suffixes allowed)",
+          name, v);
+}
+void parse_bool(const char* name, const char* v, bool* out) {
+  if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
+    *out = true;
+  else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off"))
+    *out = false;
+  else
+    fatal(GIO_ERR_ARG, "shmem_init", "environment variable %s=\"%s\" is not a boolean", name, v);
+}
+}  // namespace
+
+config config_load() {
+  config c;
+  const char* v;
+// "auto" leaves a size at 0, which its user resolves (GIO_SYMMETRIC_SIZE: per platform).
+#define GIO_CFG_PARSE_U64(name) \
+  if (strcmp(v, "auto")) parse_u64(#name, v, &c.name);
+#define GIO_CFG_PARSE_STR(name) c.name = v;
+#define GIO_CFG_PARSE_BOOL(name) parse_bool(#name, v, &c.name);
+#define GIO_CFG_PARSE(name, type, def, help) \
+  v = value_of(#name, def);                  \
+  GIO_CFG_PARSE_##type(name)
+  GIO_CONFIG_KEYS(GIO_CFG_PARSE)
+#undef GIO_CFG_PARSE
+#undef GIO_CFG_PARSE_U64
+#undef GIO_CFG_PARSE_STR
+#undef GIO_CFG_PARSE_BOOL
+  if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p)",
+          c.GIO_TRANSPORT.c_str());
+  if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
+          (unsigned long long)c.GIO_NUM_CONTEXTS);
+  return c;
+}
+
+void config_print(const config& c, FILE* out) {
+  (void)c;
+#define GIO_CFG_SHOW(name, type, def, help)                                               \
+  fprintf(out, "  %-22s = %-10s (default %s)\n      %s\n", #name, value_of(#name, def), def, help);
+  GIO_CONFIG_KEYS(GIO_CFG_SHOW)
+#undef GIO_CFG_SHOW
+}
+
+}  // namespace gio

@@ -1,0 +1,108 @@
+// Collective symmetric allocation: shmem_malloc / calloc / align / realloc / free.
+// Every PE runs the same deterministic allocator on the same call sequence, so a block has the
+// same offset everywhere; the size and alignment are compared across PEs first so a mismatched
+// call is reported instead of silently giving PEs different layouts.
+#include <cinttypes>
+#include <vector>
+
+#include <shmem.h>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+using namespace gio;
+
+namespace {
+void agree(runtime& r, const char* routine, const char* what, uint64_t v) {
+  uint64_t lo, hi;
+  boot::minmax_u64(v, &lo, &hi, routine);
+  if (lo != hi)
+    fatal(GIO_ERR_COLLECTIVE, routine, "PEs called it with different %s: this PE %llu, others from %llu to %llu",
+          what, (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+  (void)r;
+}
+
+void* alloc_common(const char* routine, size_t size, size_t align) {
+  runtime& r = rt_checked(routine);
+  std::lock_guard<std::recursive_mutex> g(r.lock);
+  agree(r, routine, "sizes", size);
+  agree(r, routine, "alignments", align);
+  if (align == 0 || (align & (align - 1)))
+    fatal(GIO_ERR_ARG, routine, "alignment %zu is not a power of two", align);
+  if (size == 0) {
+    boot::barrier(routine);
+    return nullptr;
+  }
+  auto off = r.alloc->alloc(size, align < GIO_HEAP_MIN_ALIGN ? GIO_HEAP_MIN_ALIGN : align);
+  if (!off)
+    fatal(GIO_ERR_NOMEM, routine, "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu) of %llu; raise GIO_SYMMETRIC_SIZE",
+          size, (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free(),
+          (unsigned long long)r.heap_size);
+  info(2, "%s(%zu) -> offset %llu", routine, size, (unsigned long long)*off);
+  boot::barrier(routine);
+  return r.heap + *off;
+}
+
+uint64_t offset_of(runtime& r, const char* routine, void* ptr) {
+  uint8_t* p = (uint8_t*)ptr;
+  if (p < r.heap || p >= r.heap + r.heap_size || !r.alloc->is_block((uint64_t)(p - r.heap)))
+    fatal(GIO_ERR_ARG, routine, "%p is not a block returned by shmem_malloc on this PE", ptr);
+  return (uint64_t)(p - r.heap);
+}
+}  // namespace
+
+extern "C" void* shmem_malloc(size_t size) { return alloc_common("shmem_malloc", size, GIO_HEAP_MIN_ALIGN); }
+
+extern "C" void* shmem_align(size_t alignment, size_t size) { return alloc_common("shmem_align", size, alignment); }
+
+extern "C" void* shmem_calloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size)
+    fatal(GIO_ERR_ARG, "shmem_calloc", "count %zu x size %zu overflows", count, size);
+  void* p = alloc_common("shmem_calloc", count * size, GIO_HEAP_MIN_ALIGN);
+  if (p) {
+    // The heap is device memory: zero through a bounce buffer the platform can copy from.
+    std::vector<uint8_t> zeros(count * size < (1u << 20) ? count * size : (1u << 20), 0);
+    for (size_t done = 0; done < count * size; done += zeros.size()) {
+      size_t n = count * size - done < zeros.size() ? count * size - done : zeros.size();
+      gpu::copy((uint8_t*)p + done, zeros.data(), n, "shmem_calloc");
+    }
+    boot::barrier("shmem_calloc");
+  }
+  return p;
+}
+
+extern "C" void shmem_free(void* ptr) {
+  runtime& r = rt_checked("shmem_free");
+  std::lock_guard<std::recursive_mutex> g(r.lock);
+  uint64_t off = ptr ? offset_of(r, "shmem_free", ptr) : 0;
+  agree(r, "shmem_free", "blocks (heap offsets)", off);
+  boot::barrier("shmem_free");  // no PE may still be writing into the block
+  if (ptr) r.alloc->free(off);
+}
+
+extern "C" void* shmem_realloc(void* ptr, size_t size) {
+  if (!ptr) return shmem_malloc(size);
+  if (size == 0) {
+    shmem_free(ptr);
+    return nullptr;
+  }
+  runtime& r = rt_checked("shmem_realloc");
+  std::lock_guard<std::recursive_mutex> g(r.lock);
+  uint64_t off = offset_of(r, "shmem_realloc", ptr);
+  agree(r, "shmem_realloc", "blocks (heap offsets)", off);
+  agree(r, "shmem_realloc", "sizes", size);
+  boot::barrier("shmem_realloc");
+  uint64_t old_size = r.alloc->block_size(off);
+  bool moved = false;
+  auto noff = r.alloc->realloc(off, size, &moved);
+  if (!noff)
+    fatal(GIO_ERR_NOMEM, "shmem_realloc", "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu)",
+          size, (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free());
+  if (moved) {
+    gpu::copy(r.heap + *noff, r.heap + off, old_size < size ? old_size : size, "shmem_realloc");
+    r.alloc->free(off);
+  }
+  boot::barrier("shmem_realloc");
+  return r.heap + *noff;
+}

@@ -1,0 +1,212 @@
+// shmem_init / shmem_finalize and the environment queries.
+#include <unistd.h>
+
+#include <cstring>
+#include <mutex>
+#include <random>
+
+#include <shmem.h>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+#if defined(GIO_PLATFORM_HOST)
+extern "C" {
+gio_device_state_v1 gio_host_dstate = {};
+}
+#endif
+
+namespace gio {
+namespace {
+runtime g_rt;
+
+// Kernel modules that registered their copy of the device state (see device/api/state.h).
+// Function-local so registration from static initializers never sees an unconstructed vector.
+std::vector<int (*)(const gio_device_state_v1*)>& modules() {
+  static std::vector<int (*)(const gio_device_state_v1*)> m;
+  return m;
+}
+std::mutex& modules_lock() {
+  static std::mutex m;
+  return m;
+}
+
+void push_state(int (*copy)(const gio_device_state_v1*), const gio_device_state_v1& s) {
+  if (copy(&s) != 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "copying the device state into a kernel module failed");
+}
+
+// A job-unique tag for names other PEs must find (host-platform heap files).
+std::string job_tag() {
+  uint64_t tag = 0;
+  if (boot::rank() == 0) tag = ((uint64_t)getpid() << 32) ^ std::random_device{}();
+  boot::bcast(&tag, sizeof tag, 0, "shmem_init (job tag)");
+  char buf[32];
+  snprintf(buf, sizeof buf, "%016llx", (unsigned long long)tag);
+  return buf;
+}
+
+void create_heap(runtime& r) {
+  r.heap_size = r.cfg.GIO_SYMMETRIC_SIZE ? r.cfg.GIO_SYMMETRIC_SIZE : gpu::default_heap_size();
+  // Round to the allocator's unit; the reserved head must fit.
+  r.heap_size = (r.heap_size + GIO_HEAP_MIN_ALIGN - 1) / GIO_HEAP_MIN_ALIGN * GIO_HEAP_MIN_ALIGN;
+  if (r.heap_size < 2 * (uint64_t)GIO_HEAP_RESERVED)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_SYMMETRIC_SIZE=%llu is too small (minimum %u bytes)",
+          (unsigned long long)r.heap_size, 2 * GIO_HEAP_RESERVED);
+  uint64_t lo, hi;
+  boot::minmax_u64(r.heap_size, &lo, &hi, "shmem_init (heap size)");
+  if (lo != hi)
+    fatal(GIO_ERR_COLLECTIVE, "shmem_init", "symmetric heap size %llu differs between PEs (from %llu to %llu): set the same GIO_SYMMETRIC_SIZE everywhere",
+          (unsigned long long)r.heap_size, (unsigned long long)lo, (unsigned long long)hi);
+  std::string tag = job_tag();
+  r.heap = (uint8_t*)gpu::heap_create(r.heap_size, tag, r.my_pe, &r.handle);
+  r.alloc.reset(new heap_allocator(GIO_HEAP_RESERVED, r.heap_size, GIO_HEAP_MIN_ALIGN));
+}
+
+// Contexts live in the reserved head of the local heap so kernels can claim them with atomics.
+void init_contexts(runtime& r) {
+  std::vector<gio_ctx_v1> table(GIO_MAX_CTX);
+  for (uint32_t i = 0; i < GIO_MAX_CTX; ++i) {
+    table[i] = gio_ctx_v1{};
+    table[i].magic = i < r.cfg.GIO_NUM_CONTEXTS + 1 ? GIO_CTX_MAGIC : 0;
+    table[i].index = i;
+    table[i].in_use = i == 0 ? 1 : 0;
+  }
+  gpu::copy(r.heap + GIO_HEAP_RSVD_CTX_TABLE, table.data(), table.size() * sizeof(gio_ctx_v1), "shmem_init");
+  r.host_ctx.clear();
+  r.host_ctx.reserve(r.cfg.GIO_NUM_CONTEXTS + 1);  // never grows past this: contexts are pointers into it
+  r.host_ctx.push_back(gio_ctx_v1{});
+  r.host_ctx[0].magic = GIO_CTX_MAGIC;
+  r.host_ctx[0].in_use = 1;
+}
+
+void fill_device_state(runtime& r) {
+  gio_device_state_v1& s = r.dstate;
+  s = gio_device_state_v1{};
+  s.version_major = GIO_CONTRACT_MAJOR;
+  s.version_minor = GIO_CONTRACT_MINOR;
+  s.my_pe = r.my_pe;
+  s.n_pes = r.n_pes;
+  s.heap_size = r.heap_size;
+  s.timeout_ns = r.cfg.GIO_TIMEOUT_MS * 1000000ull;
+  s.heap_base = r.heap;
+  s.ctx_table = (gio_ctx_v1*)(r.heap + GIO_HEAP_RSVD_CTX_TABLE);
+  s.num_ctx = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;  // + slot 0 for the default
+  s.debug = (uint32_t)r.cfg.GIO_DEBUG;
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    s.peer_base[pe] = r.peers[pe].base;
+    s.peer_transport[pe] = (uint8_t)r.peers[pe].transport;
+  }
+  s.magic = GIO_STATE_MAGIC;
+}
+}  // namespace
+
+runtime& rt() { return g_rt; }
+
+runtime& rt_checked(const char* routine) {
+  if (!g_rt.initialized) {
+    if (g_rt.finalized) fatal(GIO_ERR_INIT, routine, "called after shmem_finalize");
+    fatal(GIO_ERR_INIT, routine, "called before shmem_init");
+  }
+  return g_rt;
+}
+
+void publish_device_state(runtime& r) {
+#if defined(GIO_PLATFORM_HOST)
+  gio_host_dstate = r.dstate;
+#endif
+  std::lock_guard<std::mutex> g(modules_lock());
+  for (auto copy : modules()) push_state(copy, r.dstate);
+}
+
+}  // namespace gio
+
+using namespace gio;
+
+extern "C" void gio_register_module(int (*copy)(const gio_device_state_v1*)) {
+  std::lock_guard<std::mutex> g(modules_lock());
+  modules().push_back(copy);
+  if (g_rt.initialized) push_state(copy, g_rt.dstate);
+}
+
+extern "C" int shmem_init_thread(int requested, int* provided) {
+  if (g_rt.initialized) {
+    if (provided) *provided = g_rt.thread_level;
+    return 0;  // repeated initialization is allowed and does nothing
+  }
+  if (g_rt.finalized) fatal(GIO_ERR_INIT, "shmem_init", "called again after shmem_finalize");
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+    fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
+  runtime& r = g_rt;
+  r.cfg = config_load();
+  r.thread_level = boot::init(requested, r.cfg.GIO_TIMEOUT_MS);
+  r.my_pe = boot::rank();
+  r.n_pes = boot::size();
+  log_set_pe(r.my_pe, (int)r.cfg.GIO_DEBUG);
+  if (r.n_pes > GIO_MAX_PES)
+    fatal(GIO_ERR_ARG, "shmem_init", "%d PEs exceed GIO's limit of %d", r.n_pes, GIO_MAX_PES);
+#if defined(GIO_PLATFORM_HOST)
+  host::emu_settings().max_concurrent_wg = (unsigned)r.cfg.GIO_HOST_MAX_WG;
+  host::emu_settings().fiber_stack_bytes = (size_t)r.cfg.GIO_HOST_FIBER_STACK;
+#endif
+  r.device = gpu::select_device(boot::local_rank());
+  create_heap(r);
+  init_contexts(r);
+  p2p_connect(r);
+  fill_device_state(r);
+  r.initialized = true;
+  publish_device_state(r);
+  info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs", gpu::platform_name(), r.device,
+       gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size, (void*)r.heap, r.n_pes);
+  boot::barrier("shmem_init");
+  if (provided) *provided = r.thread_level;
+  return 0;
+}
+
+extern "C" void shmem_init(void) { shmem_init_thread(SHMEM_THREAD_SINGLE, nullptr); }
+
+extern "C" void shmem_query_thread(int* provided) {
+  *provided = rt_checked("shmem_query_thread").thread_level;
+}
+
+extern "C" void shmem_finalize(void) {
+  if (!g_rt.initialized) return;
+  runtime& r = g_rt;
+  gpu::sync("shmem_finalize");
+  boot::barrier("shmem_finalize");
+  r.dstate.magic = 0;
+  publish_device_state(r);
+  p2p_disconnect(r);
+  gpu::heap_destroy(r.heap, r.heap_size);
+  r.heap = nullptr;
+  r.alloc.reset();
+  r.initialized = false;
+  r.finalized = true;
+  boot::finalize();
+}
+
+extern "C" void shmem_global_exit(int status) { boot::global_exit(status); }
+
+extern "C" int gio_host_my_pe(void) { return rt_checked("shmem_my_pe").my_pe; }
+extern "C" int gio_host_n_pes(void) { return rt_checked("shmem_n_pes").n_pes; }
+
+extern "C" int shmem_pe_accessible(int pe) {
+  runtime& r = rt_checked("shmem_pe_accessible");
+  return pe >= 0 && pe < r.n_pes && r.peers[pe].transport != GIO_TRANSPORT_NONE;
+}
+
+extern "C" int shmem_addr_accessible(const void* addr, int pe) {
+  runtime& r = rt_checked("shmem_addr_accessible");
+  const uint8_t* a = (const uint8_t*)addr;
+  return shmem_pe_accessible(pe) && a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size;
+}
+
+extern "C" void shmem_info_get_version(int* major, int* minor) {
+  *major = SHMEM_MAJOR_VERSION;
+  *minor = SHMEM_MINOR_VERSION;
+}
+
+extern "C" void shmem_info_get_name(char* name) {
+  strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+  name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}

@@ -1,0 +1,17 @@
+// Fatal errors and diagnostics of the host runtime. Every message names the routine and the PE.
+#pragma once
+#include "runtime/status.h"
+
+namespace gio {
+
+// Prints "GIO error: <routine> on PE <pe>: <message>" to stderr and ends the whole job with
+// GIO_EXIT_CODE (mpirun then stops the other PEs).
+[[noreturn]] void fatal(int status, const char* routine, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+// "GIO: ..." informational line on stderr, printed when GIO_DEBUG >= level.
+void info(int level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// The PE number used in messages (-1 before the bootstrap knows it).
+int log_pe();
+void log_set_pe(int pe, int debug_level);
+
+}  // namespace gio

@@ -1,0 +1,42 @@
+// What the host runtime needs from the platform: a device per PE, a heap other PEs can map, copies
+// and host-initiated atomics on (possibly peer) heap memory. Implemented once for cuda and hip
+// (gpu_runtime.cpp, HIP names) and once for the host platform (gpu_host.cpp, shared files).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gio {
+namespace gpu {
+
+// Opaque, fixed-size token a PE sends its peers so they can map its heap.
+struct heap_handle {
+  unsigned char bytes[128];
+};
+
+const char* platform_name();
+int device_count();
+// Binds this process to a device by node-local rank; returns its index.
+int select_device(int local_rank);
+std::string device_description(int device);
+// Default heap size when GIO_SYMMETRIC_SIZE is "auto".
+uint64_t default_heap_size();
+
+// Allocates this PE's zeroed heap and the handle peers map it with. `tag` is unique per job.
+void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out);
+// Maps a peer's heap; returns nullptr (and a reason) when it cannot be mapped.
+void* heap_map(const heap_handle& h, size_t bytes, std::string* why);
+void heap_unmap(void* mapped, size_t bytes);
+// Called once every peer has mapped the heap (host platform: removes the file name).
+void heap_published(const heap_handle& h);
+void heap_destroy(void* base, size_t bytes);
+
+// Synchronous copy between any host or heap addresses (local or peer-mapped).
+void copy(void* dst, const void* src, size_t n, const char* routine);
+// Atomic `op` (gio_amo_op) on `size` bytes at a local or peer-mapped heap address; returns old bits.
+uint64_t amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size, const char* routine);
+// Waits for all device work and turns a device-side failure (a trapped kernel) into a fatal error.
+void sync(const char* routine);
+
+}  // namespace gpu
+}  // namespace gio

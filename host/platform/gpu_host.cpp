@@ -1,0 +1,108 @@
+// Host platform: "device" memory is process memory; a PE's heap is a file in GIO_HOST_SHM_DIR
+// (tmpfs) that peers map MAP_SHARED, so loads/stores/atomics from any PE reach it as on a GPU.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "device/api/host_entry.h"
+#include "host/log.h"
+#include "host/platform/gpu.h"
+#include "host/runtime.h"
+
+namespace gio {
+namespace gpu {
+
+const char* platform_name() { return "host"; }
+int device_count() { return 1; }
+int select_device(int) { return 0; }
+std::string device_description(int) {
+  return "CPU emulation (" + std::to_string(std::thread::hardware_concurrency()) +
+         " cores; each work-group an OS thread, each GPU thread a fiber)";
+}
+uint64_t default_heap_size() { return 64ull << 20; }
+
+void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out) {
+  const std::string& dir = rt().cfg.GIO_HOST_SHM_DIR;
+  std::string path = dir + "/gio-" + tag + "-" + std::to_string(pe);
+  if (path.size() + 1 > sizeof out->bytes)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_HOST_SHM_DIR path \"%s\" is too long", dir.c_str());
+  struct statvfs vfs;
+  if (statvfs(dir.c_str(), &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < bytes)
+    fatal(GIO_ERR_NOMEM, "shmem_init",
+          "GIO_HOST_SHM_DIR %s has %llu bytes free, the symmetric heap needs %llu (lower GIO_SYMMETRIC_SIZE)",
+          dir.c_str(), (unsigned long long)vfs.f_bavail * vfs.f_frsize, (unsigned long long)bytes);
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot create %s: %s", path.c_str(), strerror(errno));
+  if (ftruncate(fd, (off_t)bytes) != 0)
+    fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot size %s to %zu bytes: %s", path.c_str(), bytes, strerror(errno));
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot map %s: %s", path.c_str(), strerror(errno));
+  memset(out->bytes, 0, sizeof out->bytes);
+  memcpy(out->bytes, path.c_str(), path.size());
+  return p;
+}
+
+void* heap_map(const heap_handle& h, size_t bytes, std::string* why) {
+  const char* path = (const char*)h.bytes;
+  int fd = open(path, O_RDWR);
+  if (fd < 0) {
+    *why = std::string("open ") + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    *why = std::string("mmap ") + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  return p;
+}
+
+void heap_unmap(void* mapped, size_t bytes) { munmap(mapped, bytes); }
+// Every peer holds its own mapping now; dropping the name means nothing is left behind in
+// GIO_HOST_SHM_DIR even if the job is killed later.
+void heap_published(const heap_handle& h) { unlink((const char*)h.bytes); }
+void heap_destroy(void* base, size_t bytes) { munmap(base, bytes); }
+
+void copy(void* dst, const void* src, size_t n, const char*) { memmove(dst, src, n); }
+
+uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {
+  if (size == 4) {
+    uint32_t* p = (uint32_t*)addr;
+    uint32_t v4 = (uint32_t)v, c4 = (uint32_t)c;
+    switch (op) {
+      case GIO_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+      case GIO_AMO_SET:
+      case GIO_AMO_SWAP: return __atomic_exchange_n(p, v4, __ATOMIC_SEQ_CST);
+      case GIO_AMO_CSWAP: __atomic_compare_exchange_n(p, &c4, v4, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c4;
+      case GIO_AMO_FETCH_ADD: return __atomic_fetch_add(p, v4, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_AND: return __atomic_fetch_and(p, v4, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_OR: return __atomic_fetch_or(p, v4, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_XOR: return __atomic_fetch_xor(p, v4, __ATOMIC_SEQ_CST);
+    }
+  } else if (size == 8) {
+    uint64_t* p = (uint64_t*)addr;
+    switch (op) {
+      case GIO_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+      case GIO_AMO_SET:
+      case GIO_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+      case GIO_AMO_CSWAP: __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c;
+      case GIO_AMO_FETCH_ADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_AND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_OR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+      case GIO_AMO_FETCH_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+    }
+  }
+  fatal(GIO_ERR_ARG, routine, "atomic operation %d on %zu bytes is not supported", op, size);
+}
+
+void sync(const char*) {}
+
+}  // namespace gpu
+}  // namespace gio

@@ -1,0 +1,130 @@
+// cuda and hip platforms: the heap is device memory exported with CUDA/HIP IPC; peers on the same
+// node map it into their own address space, so kernels reach it with plain loads and stores.
+// Written with HIP names; on cuda they come from device/platform/cuda_hip_compat.h.
+// Compiled by the kernel compiler (nvcc / hipcc): host-initiated atomics run as a one-thread kernel.
+#include <cstring>
+
+#include "device/api/host_entry.h"
+#include "device/platform/platform.h"
+#include "host/log.h"
+#include "host/platform/gpu.h"
+
+namespace gio {
+namespace gpu {
+namespace {
+void check(hipError_t e, const char* routine, const char* what) {
+  if (e != hipSuccess) fatal(GIO_ERR_PLATFORM, routine, "%s failed: %s", what, hipGetErrorString(e));
+}
+
+template <typename U>
+__global__ void amo_kernel(U* p, int op, U v, U c, U* out) {
+  switch (op) {
+    case GIO_AMO_FETCH: *out = atomicOr_system(p, U(0)); break;
+    case GIO_AMO_SET:
+    case GIO_AMO_SWAP: *out = atomicExch_system(p, v); break;
+    case GIO_AMO_CSWAP: *out = atomicCAS_system(p, c, v); break;
+    case GIO_AMO_FETCH_ADD: *out = atomicAdd_system(p, v); break;
+    case GIO_AMO_FETCH_AND: *out = atomicAnd_system(p, v); break;
+    case GIO_AMO_FETCH_OR: *out = atomicOr_system(p, v); break;
+    default: *out = atomicXor_system(p, v); break;
+  }
+  __threadfence_system();
+}
+
+unsigned long long* g_amo_result = nullptr;  // pinned host word the AMO kernel writes
+}  // namespace
+
+#if defined(GIO_PLATFORM_CUDA)
+const char* platform_name() { return "cuda"; }
+#else
+const char* platform_name() { return "hip"; }
+#endif
+
+int device_count() {
+  int n = 0;
+  if (hipGetDeviceCount(&n) != hipSuccess) return 0;
+  return n;
+}
+
+int select_device(int local_rank) {
+  int n = device_count();
+  if (n <= 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "no GPU is visible to this process");
+  int dev = local_rank % n;
+  check(hipSetDevice(dev), "shmem_init", "hipSetDevice");
+  check(hipHostMalloc((void**)&g_amo_result, sizeof(unsigned long long), hipHostMallocDefault), "shmem_init",
+        "hipHostMalloc");
+  return dev;
+}
+
+std::string device_description(int device) {
+  hipDeviceProp_t p;
+  if (hipGetDeviceProperties(&p, device) != hipSuccess) return "unknown device";
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s (%d SMs/CUs, %.1f GiB, PCI bus %d)", p.name, p.multiProcessorCount,
+           p.totalGlobalMem / double(1ull << 30), p.pciBusID);
+  return buf;
+}
+
+uint64_t default_heap_size() { return 1ull << 30; }
+
+void* heap_create(size_t bytes, const std::string&, int, heap_handle* out) {
+  void* p = nullptr;
+  hipError_t e = hipMalloc(&p, bytes);
+  if (e != hipSuccess)
+    fatal(GIO_ERR_NOMEM, "shmem_init", "cannot allocate a %zu-byte symmetric heap on the GPU (%s); lower GIO_SYMMETRIC_SIZE",
+          bytes, hipGetErrorString(e));
+  check(hipMemset(p, 0, bytes), "shmem_init", "hipMemset of the heap");
+  hipIpcMemHandle_t h;
+  check(hipIpcGetMemHandle(&h, p), "shmem_init", "hipIpcGetMemHandle");
+  static_assert(sizeof h <= sizeof out->bytes, "IPC handle size");
+  memset(out->bytes, 0, sizeof out->bytes);
+  memcpy(out->bytes, &h, sizeof h);
+  check(hipDeviceSynchronize(), "shmem_init", "hipDeviceSynchronize");
+  return p;
+}
+
+void* heap_map(const heap_handle& h, size_t, std::string* why) {
+  hipIpcMemHandle_t ipc;
+  memcpy(&ipc, h.bytes, sizeof ipc);
+  void* p = nullptr;
+  hipError_t e = hipIpcOpenMemHandle(&p, ipc, hipIpcMemLazyEnablePeerAccess);
+  if (e != hipSuccess) {
+    *why = std::string("hipIpcOpenMemHandle: ") + hipGetErrorString(e);
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void heap_unmap(void* mapped, size_t) { (void)hipIpcCloseMemHandle(mapped); }
+void heap_published(const heap_handle&) {}
+void heap_destroy(void* base, size_t) { (void)hipFree(base); }
+
+void copy(void* dst, const void* src, size_t n, const char* routine) {
+  check(hipMemcpy(dst, src, n, hipMemcpyDefault), routine, "hipMemcpy");
+}
+
+uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {
+  if (size == 4) {
+    hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, 0, (unsigned int*)addr, op,
+                       (unsigned int)v, (unsigned int)c, (unsigned int*)g_amo_result);
+  } else if (size == 8) {
+    hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, 0, (unsigned long long*)addr, op,
+                       (unsigned long long)v, (unsigned long long)c, g_amo_result);
+  } else {
+    fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
+  }
+  check(hipGetLastError(), routine, "launching the atomic kernel");
+  check(hipDeviceSynchronize(), routine, "the atomic kernel");
+  return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_amo_result) : (uint64_t)*(volatile unsigned long long*)g_amo_result;
+}
+
+void sync(const char* routine) {
+  hipError_t e = hipDeviceSynchronize();
+  if (e != hipSuccess)
+    fatal(GIO_ERR_PLATFORM, routine, "a kernel on this PE failed: %s (see the GIO error printed by the kernel above)",
+          hipGetErrorString(e));
+}
+
+}  // namespace gpu
+}  // namespace gio

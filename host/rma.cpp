@@ -1,0 +1,139 @@
+// Host-initiated RMA, atomics and synchronization (the "Inter-K" path: the host moves heap data
+// between kernels). Same argument checks and messages as the device side.
+#include <shmem.h>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+namespace gio {
+
+void host_check_pe(runtime& r, const char* routine, int pe) {
+  if (pe < 0 || pe >= r.n_pes) fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d)", pe, r.n_pes);
+  if (r.peers[pe].transport == GIO_TRANSPORT_NONE)
+    fatal(GIO_ERR_TRANSPORT, routine, "PE %d is not reachable from this PE (%s)", pe, r.peers[pe].why.c_str());
+}
+
+uint8_t* host_remote(runtime& r, const char* routine, const void* sym, size_t n, int pe) {
+  host_check_pe(r, routine, pe);
+  const uint8_t* a = (const uint8_t*)sym;
+  if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size)
+    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", sym, pe,
+          (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
+  uint64_t off = (uint64_t)(a - r.heap);
+  if (n > r.heap_size - off)
+    fatal(GIO_ERR_ARG, routine, "%zu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)", n,
+          (unsigned long long)off, pe, (unsigned long long)r.heap_size);
+  return r.peers[pe].base + off;
+}
+
+static void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
+  if (!ctx) return;
+  for (auto& c : r.host_ctx)
+    if (&c == ctx && c.in_use) return;
+  fatal(GIO_ERR_ARG, routine, "context %p is not a live host context (device contexts cannot be used from host code)",
+        (void*)ctx);
+}
+
+}  // namespace gio
+
+using namespace gio;
+
+extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
+  runtime& r = rt_checked(routine);
+  check_host_ctx(r, routine, ctx);
+  uint8_t* d = host_remote(r, routine, dest, n, pe);
+  if (n) gpu::copy(d, src, n, routine);
+}
+
+extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
+  runtime& r = rt_checked(routine);
+  check_host_ctx(r, routine, ctx);
+  const uint8_t* s = host_remote(r, routine, src, n, pe);
+  if (n) gpu::copy(dest, s, n, routine);
+}
+
+extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, uint64_t value,
+                                 uint64_t compare, size_t size, int pe) {
+  runtime& r = rt_checked(routine);
+  check_host_ctx(r, routine, ctx);
+  uint8_t* d = host_remote(r, routine, dest, size, pe);
+  if ((uintptr_t)dest % size)
+    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
+  return gpu::amo(d, op, value, compare, size, routine);
+}
+
+// Host copies are synchronous, so they are complete (and ordered) when they return.
+extern "C" void gio_host_quiet(gio_ctx_v1* ctx) {
+  runtime& r = rt_checked("shmem_quiet");
+  check_host_ctx(r, "shmem_quiet", ctx);
+}
+extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
+  runtime& r = rt_checked("shmem_fence");
+  check_host_ctx(r, "shmem_fence", ctx);
+}
+
+extern "C" void gio_host_barrier_all(void) {
+  rt_checked("shmem_barrier_all");
+  gpu::sync("shmem_barrier_all");  // kernels this PE launched may still be writing
+  boot::barrier("shmem_barrier_all");
+}
+
+extern "C" void gio_host_sync_all(void) {
+  rt_checked("shmem_sync_all");
+  boot::barrier("shmem_sync_all");
+}
+
+extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n,
+                                       uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
+  gio_host_putmem(routine, ctx, dest, src, n, pe);
+  if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+    fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+  gio_host_amo(routine, ctx, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, sig_addr, signal, 0,
+               sizeof(uint64_t), pe);
+}
+
+extern "C" uint64_t gio_host_signal_fetch(const uint64_t* sig_addr) {
+  runtime& r = rt_checked("shmem_signal_fetch");
+  return gio_host_amo("shmem_signal_fetch", nullptr, GIO_AMO_FETCH, (void*)sig_addr, 0, 0, sizeof(uint64_t), r.my_pe);
+}
+
+extern "C" void* gio_host_ptr(const void* dest, int pe) {
+  runtime& r = rt_checked("shmem_ptr");
+  const uint8_t* a = (const uint8_t*)dest;
+  if (pe < 0 || pe >= r.n_pes || r.peers[pe].transport != GIO_TRANSPORT_P2P) return nullptr;
+  if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) return nullptr;
+  return r.peers[pe].base + (a - r.heap);
+}
+
+extern "C" int gio_host_ctx_create(long options, gio_ctx_v1** ctx) {
+  runtime& r = rt_checked("shmem_ctx_create");
+  std::lock_guard<std::recursive_mutex> g(r.lock);
+  for (size_t i = 1; i < r.host_ctx.size(); ++i)
+    if (!r.host_ctx[i].in_use) {
+      r.host_ctx[i].in_use = 1;
+      r.host_ctx[i].options = (uint32_t)options;
+      *ctx = &r.host_ctx[i];
+      return 0;
+    }
+  // Fixed capacity: pointers handed out must stay valid, so the vector never reallocates.
+  if (r.host_ctx.size() >= r.host_ctx.capacity()) {
+    *ctx = SHMEM_CTX_INVALID;
+    return 1;
+  }
+  r.host_ctx.push_back(gio_ctx_v1{});
+  gio_ctx_v1& c = r.host_ctx.back();
+  c.magic = GIO_CTX_MAGIC;
+  c.index = (uint32_t)(r.host_ctx.size() - 1);
+  c.in_use = 1;
+  c.options = (uint32_t)options;
+  *ctx = &c;
+  return 0;
+}
+
+extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
+  runtime& r = rt_checked("shmem_ctx_destroy");
+  if (!ctx) return;
+  check_host_ctx(r, "shmem_ctx_destroy", ctx);
+  ctx->in_use = 0;
+}

@@ -1,0 +1,53 @@
+// The host runtime's per-process state (one PE per process).
+#pragma once
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "host/config.h"
+#include "host/heap/allocator.h"
+#include "host/platform/gpu.h"
+#include "runtime/contract.h"
+
+namespace gio {
+
+struct peer {
+  uint8_t* base = nullptr;  // its heap as mapped here (own heap for this PE)
+  int transport = GIO_TRANSPORT_NONE;
+  std::string why;          // how the transport was chosen (gio-info)
+};
+
+struct runtime {
+  bool initialized = false;
+  bool finalized = false;
+  int thread_level = 0;
+  int my_pe = 0, n_pes = 1;
+  int device = 0;
+  config cfg;
+  uint8_t* heap = nullptr;  // this PE's heap (device address)
+  uint64_t heap_size = 0;
+  gpu::heap_handle handle{};
+  std::vector<peer> peers;
+  std::unique_ptr<heap_allocator> alloc;
+  gio_device_state_v1 dstate{};
+  std::recursive_mutex lock;  // serializes host API calls under SHMEM_THREAD_MULTIPLE
+  std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
+};
+
+runtime& rt();
+// Fatal error unless shmem_init ran (and shmem_finalize did not).
+runtime& rt_checked(const char* routine);
+
+// Host half of the transports: choose and set up one per peer.
+void p2p_connect(runtime& r);
+void p2p_disconnect(runtime& r);
+
+// Checks the host API's arguments like the device does; returns the mapped remote address.
+uint8_t* host_remote(runtime& r, const char* routine, const void* sym, size_t n, int pe);
+void host_check_pe(runtime& r, const char* routine, int pe);
+
+// Pushes the device state to every registered kernel module.
+void publish_device_state(runtime& r);
+
+}  // namespace gio

@@ -1,0 +1,38 @@
+// gio-info: what GIO sees here — version, platform, device, heap, transport per peer, settings.
+// Runs as a 1-PE job, or under giorun to show every PE's view (PE 0 prints the settings).
+#include <shmem.h>
+
+#include <cstdio>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/runtime.h"
+
+int main() {
+  shmem_init();
+  gio::runtime& r = gio::rt();
+  char name[SHMEM_MAX_NAME_LEN];
+  shmem_info_get_name(name);
+  int major, minor;
+  shmem_info_get_version(&major, &minor);
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    gio::boot::barrier("gio-info");
+    if (pe != r.my_pe) continue;
+    if (pe == 0) {
+      printf("%s, OpenSHMEM %d.%d, contract v%d.%d\n", name, major, minor, GIO_CONTRACT_MAJOR, GIO_CONTRACT_MINOR);
+      printf("platform: %s (%d device(s) visible)\n", gio::gpu::platform_name(), gio::gpu::device_count());
+      printf("PEs: %d\n", r.n_pes);
+    }
+    printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
+    printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,
+           (unsigned long long)r.heap_size, (unsigned long long)GIO_HEAP_RESERVED, (unsigned)r.cfg.GIO_NUM_CONTEXTS);
+    for (int q = 0; q < r.n_pes; ++q) printf("PE %d -> PE %d: %s\n", pe, q, r.peers[q].why.c_str());
+    fflush(stdout);
+  }
+  gio::boot::barrier("gio-info");
+  if (r.my_pe == 0) {
+    printf("settings (environment, else default):\n");
+    gio::config_print(r.cfg, stdout);
+  }
+  shmem_finalize();
+  return 0;
+}

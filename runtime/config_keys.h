@@ -1,0 +1,15 @@
+// Every GIO configuration key, in one table: name, type, default, help.
+// host/config.cpp parses the environment from it and gio-info prints it; nothing else calls getenv.
+// X(name, type, default_string, help)   type: U64 (accepts K/M/G suffixes), STR, BOOL
+#pragma once
+
+#define GIO_CONFIG_KEYS(X)                                                                         \
+  X(GIO_SYMMETRIC_SIZE, U64, "auto",                                                               \
+    "symmetric heap bytes per PE (K/M/G suffixes); auto = 1G on GPUs, 64M on the host platform")   \
+  X(GIO_TIMEOUT_MS, U64, "60000", "bound on every wait, host and device (ms); 0 = wait forever")   \
+  X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto | p2p")                     \
+  X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
+  X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
+  X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \
+  X(GIO_HOST_FIBER_STACK, U64, "64K", "host platform: stack bytes of each emulated GPU thread")     \
+  X(GIO_HOST_SHM_DIR, STR, "/dev/shm", "host platform: where PEs' heaps are shared as files")

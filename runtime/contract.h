@@ -1,0 +1,69 @@
+// The host/device contract, version 1: what shmem_init writes and every kernel reads.
+//
+// Byte-exact and versioned: host (libgio) and device (headers compiled into the user's modules) may
+// come from different builds, so each struct carries its version and its layout is pinned by the
+// static_asserts at the bottom. Change a layout => bump GIO_CONTRACT_MAJOR.
+#pragma once
+#include "runtime/defs.h"
+
+#define GIO_STATE_MAGIC 0x47494f31u  // "GIO1": written last by shmem_init, cleared by finalize
+#define GIO_CTX_MAGIC 0x47435831u    // "GCX1"
+
+// How a put reaches a peer. The same names are used for folders under host/ and device/.
+enum gio_transport_id {
+  GIO_TRANSPORT_NONE = 0,  // peer not reachable
+  GIO_TRANSPORT_P2P = 1,   // loads/stores into the peer's IPC-mapped heap
+  GIO_TRANSPORT_GDA = 2,   // per-work-group NIC queues (later)
+  GIO_TRANSPORT_PROXY = 3, // CPU proxy thread (later)
+};
+
+// Layout of the reserved head of every PE's symmetric heap. Same offsets on every PE, so the
+// runtime's own flags are symmetric addresses like user data. shmem_malloc never hands these out.
+#define GIO_HEAP_RSVD_BARRIER_FLAGS 0u    // uint64_t[64]: dissemination-barrier round flags (remote-written)
+#define GIO_HEAP_RSVD_BARRIER_EPOCH 512u  // uint64_t: this PE's barrier count (local only)
+#define GIO_HEAP_RSVD_CTX_TABLE 4096u     // gio_ctx_v1[GIO_MAX_CTX] (local only)
+#define GIO_MAX_CTX 512u
+#define GIO_HEAP_RESERVED (64u * 1024u)   // first user block starts here
+
+// One communication context. Work-groups claim one with shmemx_wg_ctx_create; the transport keeps
+// its per-context queues keyed by `index` (p2p keeps none: its ordering is per PE, not per context).
+struct gio_ctx_v1 {
+  uint32_t magic;    // GIO_CTX_MAGIC
+  uint32_t index;    // position in the table; 0 is SHMEM_CTX_DEFAULT's slot
+  uint32_t in_use;   // 1 while claimed (0 = free); claimed with an atomic CAS
+  uint32_t options;  // SHMEM_CTX_* option bits given at creation
+  uint64_t owner;    // work-group id + 1 of the claimer (diagnostics)
+  uint64_t reserved[5];
+};
+
+// Per-PE state every kernel reads (placed in each module's constant bank by shmem_init).
+struct gio_device_state_v1 {
+  uint32_t magic;          // GIO_STATE_MAGIC once valid
+  uint16_t version_major;  // GIO_CONTRACT_MAJOR of the library that wrote it
+  uint16_t version_minor;
+  int32_t my_pe;
+  int32_t n_pes;
+  uint64_t heap_size;      // bytes, reserved head included
+  uint64_t timeout_ns;     // GIO_TIMEOUT_MS in ns; 0 = wait forever
+  uint8_t* heap_base;      // this PE's heap (device address)
+  gio_ctx_v1* ctx_table;   // = heap_base + GIO_HEAP_RSVD_CTX_TABLE
+  uint32_t num_ctx;        // usable contexts (GIO_NUM_CONTEXTS)
+  uint32_t debug;          // GIO_DEBUG level
+  uint8_t* peer_base[GIO_MAX_PES];       // each PE's heap as mapped here; nullptr if not load/store reachable
+  uint8_t peer_transport[GIO_MAX_PES];   // gio_transport_id per PE
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(void*) == 8, "GIO needs a 64-bit address space");
+static_assert(sizeof(gio_ctx_v1) == 64, "gio_ctx_v1 layout");
+static_assert(offsetof(gio_ctx_v1, in_use) == 8, "gio_ctx_v1 layout");
+static_assert(offsetof(gio_device_state_v1, my_pe) == 8, "state layout");
+static_assert(offsetof(gio_device_state_v1, heap_size) == 16, "state layout");
+static_assert(offsetof(gio_device_state_v1, heap_base) == 32, "state layout");
+static_assert(offsetof(gio_device_state_v1, num_ctx) == 48, "state layout");
+static_assert(offsetof(gio_device_state_v1, peer_base) == 56, "state layout");
+static_assert(offsetof(gio_device_state_v1, peer_transport) == 56 + 8 * GIO_MAX_PES, "state layout");
+static_assert(sizeof(gio_device_state_v1) == 56 + 9 * GIO_MAX_PES, "state layout");
+static_assert(GIO_HEAP_RSVD_CTX_TABLE + GIO_MAX_CTX * sizeof(gio_ctx_v1) <= GIO_HEAP_RESERVED, "reserved heap");
+static_assert(GIO_HEAP_RESERVED % GIO_HEAP_MIN_ALIGN == 0, "reserved heap alignment");
+#endif

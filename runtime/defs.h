@@ -1,0 +1,28 @@
+// Shared definitions for host and device code: qualifiers, limits, version of the contract.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define GIO_HOST_DEVICE __host__ __device__
+#define GIO_DEVICE __device__
+#else
+#define GIO_HOST_DEVICE
+#define GIO_DEVICE
+#endif
+
+// Version of the host/device contract (runtime/). Bump the major on any layout change.
+#define GIO_CONTRACT_MAJOR 1
+#define GIO_CONTRACT_MINOR 0
+
+// GIO library version (also reported by gio-info and shmem_info_get_name).
+#define GIO_VERSION_MAJOR 0
+#define GIO_VERSION_MINOR 1
+#define GIO_VERSION_PATCH 0
+
+// Most PEs one job can address. The per-peer table lives in device constant memory, so it is
+// bounded; 256 PEs cost 2 KiB of the 64 KiB constant bank.
+#define GIO_MAX_PES 256
+
+// Symmetric-heap blocks handed to shmem_malloc start on this boundary (keeps vector copies aligned).
+#define GIO_HEAP_MIN_ALIGN 256

@@ -150,11 +150,24 @@ __global__ void cross_group_kernel(handshake* h) {
   if (threadIdx.x == 0) atomicAdd(&h->done, 1);
 }
 
+// The first work-group waits on the last one, which a GPU also schedules after it.
+__global__ void last_releases_first_kernel(handshake* h) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    while (__atomic_load_n(&h->go, __ATOMIC_ACQUIRE) == 0) gio::host::yield();
+  __syncthreads();
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == blockDim.x - 1)
+    __atomic_store_n(&h->go, 1, __ATOMIC_RELEASE);
+  if (threadIdx.x == 0) atomicAdd(&h->done, 1);
+}
+
 TEST(HostEmu, WorkGroupCanSpinOnFlagSetByAnother) {
   handshake h{0, 0, 0};
   hipLaunchKernelGGL(cross_group_kernel, dim3(64), dim3(256), 0, 0, &h);
   EXPECT_EQ(h.go, 1);
   EXPECT_EQ(h.done, 64);
+  handshake h2{0, 0, 0};
+  hipLaunchKernelGGL(last_releases_first_kernel, dim3(64), dim3(256), 0, 0, &h2);
+  EXPECT_EQ(h2.done, 64);
 }
 
 __global__ void concurrency_kernel(int* running, int* peak, int* finished) {
@@ -415,7 +428,7 @@ __global__ void deadlock_kernel() {
 
 TEST(HostEmuDeathTest, BarrierDeadlockIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(hipLaunchKernelGGL(deadlock_kernel, dim3(1), dim3(64), 0, 0), "deadlock");
+  EXPECT_DEATH(hipLaunchKernelGGL(deadlock_kernel, dim3(1), dim3(64), 0, 0), "deadlock in work-group");
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <vector>
 
 namespace gio {
@@ -72,6 +75,48 @@ inline void warp_check(warp_ctx& w) {
 }
 
 void set_last_error(hipError_t err);
+[[noreturn]] void fatal(const char* what);
+
+// One launch, shared by the OS threads that run its work-groups.
+struct job {
+  dim3 grid, block;
+  size_t shared_bytes = 0;
+  size_t stack_bytes = 0;
+  void (*thunk)(const void*) = nullptr;
+  const void* closure = nullptr;
+  unsigned long long total = 0;
+  std::atomic<unsigned long long> next{0};  // next work-group nobody has taken
+  std::mutex m;
+  std::condition_variable cv;
+  unsigned workers_left = 0;             // helpers woken and not yet done, under m
+  std::atomic<unsigned> spawn_left{0};  // helpers still allowed to join
+};
+
+// Runs work-groups on the calling OS thread, one after another, keeping its fiber stacks.
+class group_runner {
+ public:
+  group_runner() = default;
+  group_runner(const group_runner&) = delete;
+  group_runner& operator=(const group_runner&) = delete;
+  ~group_runner();
+  // Takes work-groups of j until none is left.
+  void run_job(job& j);
+
+ private:
+  char* base_ = nullptr;
+  size_t count_ = 0, bytes_ = 0;
+  std::vector<unsigned> vg_ids_;
+  std::vector<unsigned char> dyn_shared_;
+  group_ctx g_;
+
+  void unmap();
+  void ensure_stacks(size_t n, size_t want_bytes);
+  void start_fibers(job& j, unsigned n, dim3 b);
+  void finish(fiber_ctx& f);
+  bool blocked(const fiber_ctx& f) const;
+  void schedule();
+  void run_group(job& j, unsigned long long wg);
+};
 
 }  // namespace detail
 }  // namespace host

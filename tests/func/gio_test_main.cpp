@@ -1,0 +1,41 @@
+// main() of every multi-PE test binary: shmem_init, run the tests on every PE, and agree on the
+// result so that one PE's failure fails the job. PE 0 prints the usual GoogleTest report; other
+// PEs print only their failures, prefixed with their PE number.
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <shmem.h>
+
+namespace {
+class failure_printer : public ::testing::EmptyTestEventListener {
+ public:
+  explicit failure_printer(int pe) : pe_(pe) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      fprintf(stderr, "[PE %d] %s:%d: failure\n%s\n", pe_, r.file_name() ? r.file_name() : "?", r.line_number(),
+              r.summary());
+  }
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (info.result()->Failed())
+      fprintf(stderr, "[PE %d] FAILED %s.%s\n", pe_, info.test_suite_name(), info.name());
+  }
+
+ private:
+  int pe_;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  shmem_init();
+  const int me = shmem_my_pe();
+  if (me != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new failure_printer(me));
+  }
+  int rc = RUN_ALL_TESTS() ? 1 : 0, any = 0;
+  MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (me == 0 && any && !rc) fprintf(stderr, "another PE failed (see its [PE n] lines)\n");
+  shmem_finalize();
+  return any;
+}

@@ -1,0 +1,230 @@
+// RMA over every scope: putmem/getmem (+_nbi) at thread, wave and work-group scope, 1 B to 4 MiB,
+// aligned and unaligned; typed put/get/p/g for every standard RMA type; sized put/get; host-side
+// RMA. Bytes are verified exactly, including the guard bytes around each destination.
+#include "gio_test.h"
+
+using namespace giotest;
+
+namespace {
+enum scope_kind { THREAD = 0, WAVE = 1, WG = 2 };
+
+__global__ void rma_kernel(int scope, bool get, bool nbi, uint8_t* dst, const uint8_t* src, size_t n, int pe) {
+  if (scope == THREAD) {
+    if (threadIdx.x == 0) {
+      if (get)
+        nbi ? shmem_getmem_nbi(dst, src, n, pe) : shmem_getmem(dst, src, n, pe);
+      else
+        nbi ? shmem_putmem_nbi(dst, src, n, pe) : shmem_putmem(dst, src, n, pe);
+      shmem_quiet();
+    }
+  } else if (scope == WAVE) {
+    if (threadIdx.x < (unsigned)warpSize) {  // exactly the first wave
+      if (get)
+        nbi ? shmemx_getmem_nbi_wave(dst, src, n, pe) : shmemx_getmem_wave(dst, src, n, pe);
+      else
+        nbi ? shmemx_putmem_nbi_wave(dst, src, n, pe) : shmemx_putmem_wave(dst, src, n, pe);
+      if (threadIdx.x == 0) shmem_quiet();
+    }
+  } else {
+    if (get)
+      nbi ? shmemx_getmem_nbi_wg(dst, src, n, pe) : shmemx_getmem_wg(dst, src, n, pe);
+    else
+      nbi ? shmemx_putmem_nbi_wg(dst, src, n, pe) : shmemx_putmem_wg(dst, src, n, pe);
+    if (threadIdx.x == 0) shmem_quiet();
+  }
+}
+
+const size_t kGuard = 64;
+const size_t kMax = (4u << 20) + 2 * kGuard;
+
+// One put or get of n bytes between offsets; checks the destination and its guards.
+void check_transfer(int scope, bool get, bool nbi, size_t n, size_t src_off, size_t dst_off,
+                    const sym<uint8_t>& symbuf, const dbuf<uint8_t>& local, unsigned salt) {
+  // Put: local source -> next PE's symbuf. Get: prev... we read next PE's symbuf into local.
+  std::vector<uint8_t> src(kMax);
+  for (size_t i = 0; i < kMax; ++i) src[i] = pattern(me(), i, salt);
+  if (get) {
+    symbuf.write(src);  // every PE exposes its pattern; we fetch the next PE's
+    local.write(std::vector<uint8_t>(kMax, 0));
+  } else {
+    local.write(src);
+    symbuf.fill_bytes(0);
+  }
+  shmem_barrier_all();
+  uint8_t* dst = (get ? local.get() : symbuf.get()) + kGuard + dst_off;
+  const uint8_t* s = (get ? symbuf.get() : local.get()) + kGuard + src_off;
+  hipLaunchKernelGGL(rma_kernel, dim3(1), dim3(128), 0, 0, scope, get, nbi, dst, s, n, get ? next_pe() : next_pe());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  std::vector<uint8_t> got = get ? local.read() : symbuf.read();
+  const int from = get ? next_pe() : prev_pe();
+  size_t bad = 0, first_bad = SIZE_MAX;
+  for (size_t i = 0; i < kMax; ++i) {
+    const bool inside = i >= kGuard + dst_off && i < kGuard + dst_off + n;
+    const uint8_t want = inside ? pattern(from, i - dst_off + src_off, salt) : 0;
+    if (got[i] != want) {
+      ++bad;
+      if (first_bad == SIZE_MAX) first_bad = i;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << (get ? "get" : "put") << (nbi ? "_nbi" : "") << " scope " << scope << " n=" << n
+                     << " src_off=" << src_off << " dst_off=" << dst_off << " first bad byte at " << first_bad;
+}
+}  // namespace
+
+class RmaScopes : public ::testing::TestWithParam<int> {};
+
+TEST_P(RmaScopes, PutAllSizesAlignedAndUnaligned) {
+  sym<uint8_t> symbuf(kMax);
+  dbuf<uint8_t> local(kMax);
+  unsigned salt = 1;
+  for (size_t n : rma_sizes())
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(3, 3), std::make_pair(1, 6), std::make_pair(8, 0)})
+      check_transfer(GetParam(), false, (salt & 1) != 0, n, offs.first, offs.second, symbuf, local, salt++);
+}
+
+TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
+  sym<uint8_t> symbuf(kMax);
+  dbuf<uint8_t> local(kMax);
+  unsigned salt = 3;
+  for (size_t n : rma_sizes())
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(5, 5), std::make_pair(2, 9), std::make_pair(0, 4)})
+      check_transfer(GetParam(), true, (salt & 1) != 0, n, offs.first, offs.second, symbuf, local, salt++);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllScopes, RmaScopes, ::testing::Values(THREAD, WAVE, WG),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return std::string(i.param == THREAD ? "thread" : i.param == WAVE ? "wave" : "wg");
+                         });
+
+// ---- typed routines: every standard RMA type -------------------------------------------------
+
+#define TYPED_KERNEL(NAME, T)                                                                     \
+  __global__ void typed_##NAME(T* sym_dst, const T* local_src, T* sym_src, T* local_dst, T* got_g, \
+                               size_t n, int pe) {                                                \
+    if (threadIdx.x == 0) {                                                                       \
+      shmem_##NAME##_put(sym_dst, local_src, n / 2, pe);                                          \
+      shmem_##NAME##_put_nbi(sym_dst + n / 2, local_src + n / 2, n - n / 2 - 1, pe);              \
+      shmem_##NAME##_p(sym_dst + n - 1, local_src[n - 1], pe);                                     \
+      shmem_##NAME##_get(local_dst, sym_src, n / 2, pe);                                          \
+      shmem_##NAME##_get_nbi(local_dst + n / 2, sym_src + n / 2, n - n / 2, pe);                  \
+      shmem_quiet();                                                                              \
+      *got_g = shmem_##NAME##_g(sym_src + 3, pe);                                                 \
+    }                                                                                             \
+  }                                                                                               \
+  TEST(RmaTyped, NAME) {                                                                          \
+    const size_t n = 1000;                                                                        \
+    sym<T> sdst(n), ssrc(n);                                                                      \
+    dbuf<T> lsrc(n), ldst(n), g(1);                                                               \
+    std::vector<T> mine(n);                                                                       \
+    for (size_t i = 0; i < n; ++i) mine[i] = (T)((me() + 1) * 3 + i % 97);                        \
+    lsrc.write(mine);                                                                             \
+    ssrc.write(mine);                                                                             \
+    shmem_barrier_all();                                                                          \
+    hipLaunchKernelGGL(typed_##NAME, dim3(1), dim3(32), 0, 0, sdst.get(), lsrc.get(), ssrc.get(), \
+                       ldst.get(), g.get(), n, next_pe());                                        \
+    ASSERT_TRUE(synced());                                                                        \
+    shmem_barrier_all();                                                                          \
+    std::vector<T> put_in = sdst.read(), got = ldst.read();                                       \
+    for (size_t i = 0; i < n; ++i) {                                                              \
+      ASSERT_EQ(put_in[i], (T)((prev_pe() + 1) * 3 + i % 97)) << "put, element " << i;            \
+      ASSERT_EQ(got[i], (T)((next_pe() + 1) * 3 + i % 97)) << "get, element " << i;               \
+    }                                                                                             \
+    EXPECT_EQ(g.read()[0], (T)((next_pe() + 1) * 3 + 3));                                         \
+    /* The same routines from host code. */                                                       \
+    sdst.fill_bytes(0);                                                                           \
+    shmem_barrier_all();                                                                          \
+    std::vector<T> host_src(mine);                                                                \
+    shmem_##NAME##_put(sdst.get(), host_src.data(), n - 1, next_pe());                            \
+    shmem_##NAME##_p(sdst.get() + n - 1, host_src[n - 1], next_pe());                             \
+    shmem_quiet();                                                                                \
+    shmem_barrier_all();                                                                          \
+    std::vector<T> hget(n);                                                                       \
+    shmem_##NAME##_get(hget.data(), ssrc.get(), n, next_pe());                                    \
+    put_in = sdst.read();                                                                         \
+    for (size_t i = 0; i < n; ++i) {                                                              \
+      ASSERT_EQ(put_in[i], (T)((prev_pe() + 1) * 3 + i % 97)) << "host put, element " << i;       \
+      ASSERT_EQ(hget[i], (T)((next_pe() + 1) * 3 + i % 97)) << "host get, element " << i;         \
+    }                                                                                             \
+    EXPECT_EQ(shmem_##NAME##_g(ssrc.get() + 5, next_pe()), (T)((next_pe() + 1) * 3 + 5));         \
+    shmem_barrier_all();                                                                          \
+  }
+GIO_RMA_TYPES(TYPED_KERNEL)
+#undef TYPED_KERNEL
+
+// ---- sized routines and cooperative typed forms ----------------------------------------------
+
+__global__ void sized_kernel(uint8_t* sym_dst, const uint8_t* src, int pe) {
+  if (threadIdx.x == 0) {
+    shmem_put8(sym_dst, src, 3, pe);
+    shmem_put16(sym_dst + 16, src + 16, 3, pe);
+    shmem_put32(sym_dst + 32, src + 32, 3, pe);
+    shmem_put64(sym_dst + 64, src + 64, 3, pe);
+    shmem_put128(sym_dst + 128, src + 128, 3, pe);
+    shmem_quiet();
+  }
+  shmemx_int_put_wg((int*)(sym_dst + 256), (const int*)(src + 256), 100, pe);
+  if (threadIdx.x < (unsigned)warpSize) shmemx_double_put_wave((double*)(sym_dst + 1024), (const double*)(src + 1024), 64, pe);
+  if (threadIdx.x == 0) shmem_quiet();
+}
+
+TEST(RmaSized, EachWidthMovesItsBytes) {
+  const size_t n = 2048;
+  sym<uint8_t> dst(n);
+  dbuf<uint8_t> src(n);
+  std::vector<uint8_t> mine(n);
+  for (size_t i = 0; i < n; ++i) mine[i] = pattern(me(), i, 7);
+  src.write(mine);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(sized_kernel, dim3(1), dim3(64), 0, 0, dst.get(), src.get(), next_pe());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  std::vector<uint8_t> got = dst.read();
+  auto expect_range = [&](size_t off, size_t len) {
+    for (size_t i = off; i < off + len; ++i) ASSERT_EQ(got[i], pattern(prev_pe(), i, 7)) << "byte " << i;
+  };
+  expect_range(0, 3);
+  expect_range(16, 6);
+  expect_range(32, 12);
+  expect_range(64, 24);
+  expect_range(128, 48);
+  expect_range(256, 400);
+  expect_range(1024, 512);
+  EXPECT_EQ(got[3], 0);    // put8 of 3 elements stops at 3 bytes
+  EXPECT_EQ(got[22], 0);   // put16: 6 bytes
+  EXPECT_EQ(got[44], 0);   // put32: 12 bytes
+  EXPECT_EQ(got[88], 0);   // put64: 24 bytes
+  EXPECT_EQ(got[176], 0);  // put128: 48 bytes
+}
+
+// Many work-groups putting disjoint slices at once, each to a different peer.
+__global__ void many_wg_put(uint8_t* sym_dst, const uint8_t* src, size_t slice) {
+  const int n = shmem_n_pes(), me = shmem_my_pe();
+  const int pe = (me + 1 + blockIdx.x % (n > 1 ? n - 1 : 1)) % n;
+  shmemx_putmem_wg(sym_dst + (me * gridDim.x + blockIdx.x) * slice, src + blockIdx.x * slice, slice, pe);
+  if (threadIdx.x == 0) shmem_quiet();
+}
+
+TEST(RmaConcurrency, SixtyFourWorkGroupsToDifferentPeers) {
+  const unsigned wgs = 64;
+  const size_t slice = 4099;
+  sym<uint8_t> dst(slice * wgs * npes());
+  dbuf<uint8_t> src(slice * wgs);
+  std::vector<uint8_t> mine(slice * wgs);
+  for (size_t i = 0; i < mine.size(); ++i) mine[i] = pattern(me(), i, 9);
+  src.write(mine);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(many_wg_put, dim3(wgs), dim3(64), 0, 0, dst.get(), src.get(), slice);
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  std::vector<uint8_t> got = dst.read();
+  const int n = npes();
+  for (int from = 0; from < n; ++from)
+    for (unsigned b = 0; b < wgs; ++b) {
+      const int target = (from + 1 + b % (n > 1 ? n - 1 : 1)) % n;
+      for (size_t i = 0; i < slice; ++i) {
+        const uint8_t want = target == me() ? pattern(from, b * slice + i, 9) : 0;
+        ASSERT_EQ(got[(from * wgs + b) * slice + i], want) << "from PE " << from << " wg " << b << " byte " << i;
+      }
+    }
+}

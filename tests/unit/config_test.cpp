@@ -1,0 +1,76 @@
+// The configuration table: size parsing, defaults, and clear errors for bad values.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "host/config.h"
+#include "runtime/status.h"
+
+using gio::config_parse_size;
+
+TEST(Config, ParsesSizesWithSuffixes) {
+  uint64_t v = 0;
+  EXPECT_TRUE(config_parse_size("4096", &v));
+  EXPECT_EQ(v, 4096u);
+  EXPECT_TRUE(config_parse_size("64K", &v));
+  EXPECT_EQ(v, 64u << 10);
+  EXPECT_TRUE(config_parse_size("64M", &v));
+  EXPECT_EQ(v, 64ull << 20);
+  EXPECT_TRUE(config_parse_size("2g", &v));
+  EXPECT_EQ(v, 2ull << 30);
+  EXPECT_TRUE(config_parse_size("1GB", &v));
+  EXPECT_EQ(v, 1ull << 30);
+}
+
+TEST(Config, RejectsGarbageAndOverflow) {
+  uint64_t v = 7;
+  EXPECT_FALSE(config_parse_size("", &v));
+  EXPECT_FALSE(config_parse_size("abc", &v));
+  EXPECT_FALSE(config_parse_size("12Q", &v));
+  EXPECT_FALSE(config_parse_size("-5", &v));
+  EXPECT_FALSE(config_parse_size("99999999999999999999", &v));
+  EXPECT_FALSE(config_parse_size("20000000000T", &v));
+  EXPECT_EQ(v, 7u);
+}
+
+TEST(Config, DefaultsComeFromTheTable) {
+  unsetenv("GIO_TIMEOUT_MS");
+  unsetenv("GIO_SYMMETRIC_SIZE");
+  unsetenv("GIO_TRANSPORT");
+  gio::config c = gio::config_load();
+  EXPECT_EQ(c.GIO_TIMEOUT_MS, 60000u);
+  EXPECT_EQ(c.GIO_SYMMETRIC_SIZE, 0u);  // "auto": the platform decides
+  EXPECT_EQ(c.GIO_TRANSPORT, "auto");
+  EXPECT_EQ(c.GIO_NUM_CONTEXTS, 64u);
+}
+
+TEST(Config, EnvironmentOverrides) {
+  setenv("GIO_SYMMETRIC_SIZE", "128M", 1);
+  setenv("GIO_TIMEOUT_MS", "250", 1);
+  gio::config c = gio::config_load();
+  EXPECT_EQ(c.GIO_SYMMETRIC_SIZE, 128ull << 20);
+  EXPECT_EQ(c.GIO_TIMEOUT_MS, 250u);
+  unsetenv("GIO_SYMMETRIC_SIZE");
+  unsetenv("GIO_TIMEOUT_MS");
+}
+
+TEST(ConfigDeathTest, BadValueNamesTheKey) {
+  EXPECT_EXIT(
+      {
+        setenv("GIO_TIMEOUT_MS", "soon", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_TIMEOUT_MS=\"soon\" is not a number");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_TRANSPORT", "carrier-pigeon", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_TRANSPORT=\"carrier-pigeon\" is not a known transport");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_NUM_CONTEXTS", "0", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_NUM_CONTEXTS=0 is outside");
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what building and testing GIO needs on a Debian/Ubuntu machine (CI starts clean).
+# Idempotent: skips what is already there. Needs root (or sudo) for apt.
+set -euo pipefail
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+pkgs=(cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev libboost-context-dev libgtest-dev
+      libibverbs-dev rdma-core libfabric-dev python3 python3-pip)
+# Debian ships hipcc (compile-only here); Ubuntu's equivalent package has the same name.
+pkgs+=(hipcc)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "deps: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# matplotlib for the plot scripts; NVSHMEM's headers and libraries to compile the comparison build.
+python3 - <<'PY' || python3 -m pip install -q matplotlib nvidia-nvshmem-cu13
+import importlib.util, sys
+sys.exit(0 if importlib.util.find_spec("matplotlib") and importlib.util.find_spec("nvidia.nvshmem") else 1)
+PY

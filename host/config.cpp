@@ -67,9 +67,14 @@ config config_load() {
 #undef GIO_CFG_PARSE_U64
 #undef GIO_CFG_PARSE_STR
 #undef GIO_CFG_PARSE_BOOL
-  if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p")
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p)",
+  if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p" && c.GIO_TRANSPORT != "gda")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p, gda)",
           c.GIO_TRANSPORT.c_str());
+  if (c.GIO_QUEUE_MEM != "auto" && c.GIO_QUEUE_MEM != "host" && c.GIO_QUEUE_MEM != "device")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=\"%s\" is not one of auto, host, device", c.GIO_QUEUE_MEM.c_str());
+  if (c.GIO_GDA_SQ_SLOTS < 16 || c.GIO_GDA_SQ_SLOTS > 32768 || (c.GIO_GDA_SQ_SLOTS & (c.GIO_GDA_SQ_SLOTS - 1)))
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_SQ_SLOTS=%llu is not a power of two in [16, 32768]",
+          (unsigned long long)c.GIO_GDA_SQ_SLOTS);
   if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);

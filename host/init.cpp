@@ -93,6 +93,10 @@ void fill_device_state(runtime& r) {
   s.ctx_table = (gio_ctx_v1*)(r.heap + GIO_HEAP_RSVD_CTX_TABLE);
   s.num_ctx = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;  // + slot 0 for the default
   s.debug = (uint32_t)r.cfg.GIO_DEBUG;
+  if (r.gda) {
+    s.gda_queues = r.gda->queues;
+    s.gda_sets = r.gda->sets;
+  }
   for (int pe = 0; pe < r.n_pes; ++pe) {
     s.peer_base[pe] = r.peers[pe].base;
     s.peer_transport[pe] = (uint8_t)r.peers[pe].transport;
@@ -153,6 +157,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   create_heap(r);
   init_contexts(r);
   p2p_connect(r);
+  gda_connect(r);
   fill_device_state(r);
   r.initialized = true;
   publish_device_state(r);
@@ -176,6 +181,7 @@ extern "C" void shmem_finalize(void) {
   boot::barrier("shmem_finalize");
   r.dstate.magic = 0;
   publish_device_state(r);
+  gda_disconnect(r);
   p2p_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;
@@ -193,6 +199,19 @@ extern "C" int gio_host_n_pes(void) { return rt_checked("shmem_n_pes").n_pes; }
 extern "C" int shmem_pe_accessible(int pe) {
   runtime& r = rt_checked("shmem_pe_accessible");
   return pe >= 0 && pe < r.n_pes && r.peers[pe].transport != GIO_TRANSPORT_NONE;
+}
+
+// How this PE reaches `pe` ("p2p", "gda", "proxy"; "none" if unreachable or out of range), so tools
+// and benchmarks can record what GIO_TRANSPORT=auto chose.
+extern "C" const char* shmemx_transport_name(int pe) {
+  runtime& r = rt_checked("shmemx_transport_name");
+  if (pe < 0 || pe >= r.n_pes) return "none";
+  switch (r.peers[pe].transport) {
+    case GIO_TRANSPORT_P2P: return "p2p";
+    case GIO_TRANSPORT_GDA: return "gda";
+    case GIO_TRANSPORT_PROXY: return "proxy";
+    default: return "none";
+  }
 }
 
 extern "C" int shmem_addr_accessible(const void* addr, int pe) {

@@ -86,9 +86,15 @@ extern "C" void gio_host_sync_all(void) {
 
 extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n,
                                        uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
-  gio_host_putmem(routine, ctx, dest, src, n, pe);
+  // Every signal argument is checked before the data moves: a rejected call writes nothing.
+  runtime& r = rt_checked(routine);
+  host_remote(r, routine, sig_addr, sizeof(uint64_t), pe);
+  if ((uintptr_t)sig_addr % sizeof(uint64_t))
+    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", (void*)sig_addr, pe,
+          sizeof(uint64_t));
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+  gio_host_putmem(routine, ctx, dest, src, n, pe);
   gio_host_amo(routine, ctx, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, sig_addr, signal, 0,
                sizeof(uint64_t), pe);
 }

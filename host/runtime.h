@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/config.h"
+#include "host/gda/gda.h"
 #include "host/heap/allocator.h"
 #include "host/platform/gpu.h"
 #include "runtime/contract.h"
@@ -33,6 +34,7 @@ struct runtime {
   gio_device_state_v1 dstate{};
   std::recursive_mutex lock;  // serializes host API calls under SHMEM_THREAD_MULTIPLE
   std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
+  std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
 };
 
 runtime& rt();

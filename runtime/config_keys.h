@@ -7,7 +7,9 @@
   X(GIO_SYMMETRIC_SIZE, U64, "auto",                                                               \
     "symmetric heap bytes per PE (K/M/G suffixes); auto = 1G on GPUs, 64M on the host platform")   \
   X(GIO_TIMEOUT_MS, U64, "60000", "bound on every wait, host and device (ms); 0 = wait forever")   \
-  X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto | p2p")                     \
+  X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto (p2p within a node) | p2p | gda") \
+  X(GIO_QUEUE_MEM, STR, "auto", "gda queue memory: auto | host | device (the softnic needs host)")  \
+  X(GIO_GDA_SQ_SLOTS, U64, "256", "gda: WQEs per send queue (power of two, 16..32768)")             \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \

@@ -27,6 +27,8 @@ enum gio_transport_id {
 
 // One communication context. Work-groups claim one with shmemx_wg_ctx_create; the transport keeps
 // its per-context queues keyed by `index` (p2p keeps none: its ordering is per PE, not per context).
+struct gio_gda_queue_v1;
+
 struct gio_ctx_v1 {
   uint32_t magic;    // GIO_CTX_MAGIC
   uint32_t index;    // position in the table; 0 is SHMEM_CTX_DEFAULT's slot
@@ -49,6 +51,9 @@ struct gio_device_state_v1 {
   gio_ctx_v1* ctx_table;   // = heap_base + GIO_HEAP_RSVD_CTX_TABLE
   uint32_t num_ctx;        // usable contexts (GIO_NUM_CONTEXTS)
   uint32_t debug;          // GIO_DEBUG level
+  struct gio_gda_queue_v1* gda_queues;  // gda: [gda_sets][n_pes] queue pairs (nullptr without gda)
+  uint32_t gda_sets;       // queue sets; a context (or a work-group's default) uses set index % gda_sets
+  uint32_t rsvd0;
   uint8_t* peer_base[GIO_MAX_PES];       // each PE's heap as mapped here; nullptr if not load/store reachable
   uint8_t peer_transport[GIO_MAX_PES];   // gio_transport_id per PE
 };
@@ -61,9 +66,10 @@ static_assert(offsetof(gio_device_state_v1, my_pe) == 8, "state layout");
 static_assert(offsetof(gio_device_state_v1, heap_size) == 16, "state layout");
 static_assert(offsetof(gio_device_state_v1, heap_base) == 32, "state layout");
 static_assert(offsetof(gio_device_state_v1, num_ctx) == 48, "state layout");
-static_assert(offsetof(gio_device_state_v1, peer_base) == 56, "state layout");
-static_assert(offsetof(gio_device_state_v1, peer_transport) == 56 + 8 * GIO_MAX_PES, "state layout");
-static_assert(sizeof(gio_device_state_v1) == 56 + 9 * GIO_MAX_PES, "state layout");
+static_assert(offsetof(gio_device_state_v1, gda_queues) == 56, "state layout");
+static_assert(offsetof(gio_device_state_v1, peer_base) == 72, "state layout");
+static_assert(offsetof(gio_device_state_v1, peer_transport) == 72 + 8 * GIO_MAX_PES, "state layout");
+static_assert(sizeof(gio_device_state_v1) == 72 + 9 * GIO_MAX_PES, "state layout");
 static_assert(GIO_HEAP_RSVD_CTX_TABLE + GIO_MAX_CTX * sizeof(gio_ctx_v1) <= GIO_HEAP_RESERVED, "reserved heap");
 static_assert(GIO_HEAP_RESERVED % GIO_HEAP_MIN_ALIGN == 0, "reserved heap alignment");
 #endif

@@ -3,6 +3,7 @@
 #pragma once
 #include "device/api/check.h"
 #include "device/api/host_entry.h"
+#include "device/gda/gda_ops.h"
 #include "device/p2p/p2p.h"
 
 typedef gio_ctx_v1* shmem_ctx_t;
@@ -26,13 +27,16 @@ GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
 }
 
 template <typename S>
-GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   check_pe(rt, pe);
   check_sym(rt, dst, n, pe);
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::put<S>(p2p::remote(st, dst, pe), src, n); return;
+    case GIO_TRANSPORT_GDA:
+      if (S::lane() == 0) gda::put(rt, st, ctx, dst, src, n, pe, nbi);
+      return;
     default: no_transport(rt, pe);
   }
 }
@@ -45,18 +49,25 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::get<S>(dst, p2p::remote(st, src, pe), n); return;
+    case GIO_TRANSPORT_GDA:
+      if (S::lane() == 0) gda::get(rt, st, ctx, dst, src, n, pe);
+      return;
     default: no_transport(rt, pe);
   }
 }
 
 // Transport-wide ordering points of the calling thread's context.
 GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
-  check_ctx(rt, (state_checked(rt), ctx));
+  const gio_device_state_v1& st = state_checked(rt);
+  check_ctx(rt, ctx);
   p2p::quiet();
+  if (st.gda_queues) gda::quiet(rt, st, ctx);
 }
 GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
-  check_ctx(rt, (state_checked(rt), ctx));
+  const gio_device_state_v1& st = state_checked(rt);
+  check_ctx(rt, ctx);
   p2p::fence();
+  if (st.gda_queues) gda::fence(st, ctx);
 }
 
 // Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
@@ -67,12 +78,18 @@ GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compar
   check_align(rt, dst, sizeof(T), pe);
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;
-  if (st.peer_transport[pe] != GIO_TRANSPORT_P2P) no_transport(rt, pe);
   typedef typename plat::atom_bits<T>::type U;
-  U* p = (U*)p2p::remote(st, dst, pe);
   U v, c, old;
   memcpy(&v, &value, sizeof v);
   memcpy(&c, &compare, sizeof c);
+  if (st.peer_transport[pe] == GIO_TRANSPORT_GDA) {
+    old = gda::amo<U>(rt, st, ctx, op, (U*)dst, v, c, pe);
+    T r;
+    memcpy(&r, &old, sizeof r);
+    return r;
+  }
+  if (st.peer_transport[pe] != GIO_TRANSPORT_P2P) no_transport(rt, pe);
+  U* p = (U*)p2p::remote(st, dst, pe);
   switch (op) {
     case GIO_AMO_FETCH: old = plat::atomic_fetch_or(p, U(0)); break;
     case GIO_AMO_SET:
@@ -95,28 +112,39 @@ GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compar
 #if GIO_KERNEL_COMPILER
 namespace gio {
 namespace dev {
-// Update the 8-byte signal `sig` on `pe` after every earlier put of this thread (and, once its
-// scope synchronized, of its scope) is visible there: release first, then one atomic.
-GIO_DFN void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+// Checked before a put-with-signal moves any data, so a bad signal argument stops the call
+// before a byte lands at the target.
+GIO_DFN void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
   check_pe(rt, pe);
   check_sym(rt, sig, sizeof(uint64_t), pe);
   check_align(rt, sig, sizeof(uint64_t), pe);
-  check_ctx(rt, ctx);
+  if (op != 0 /* SHMEM_SIGNAL_SET */ && op != 1 /* SHMEM_SIGNAL_ADD */)
+    GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
+}
+
+// Update the 8-byte signal `sig` on `pe` after every earlier put of this thread (and, once its
+// scope synchronized, of its scope) is visible there: release first, then one atomic.
+// Unchecked: also used by the runtime itself on its reserved flags (barriers).
+GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
+    case GIO_TRANSPORT_GDA: gda::signal(rt, st, ctx, sig, value, op, pe); return;
     case GIO_TRANSPORT_P2P: {
       unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
       p2p::fence();
       if (op == 1 /* SHMEM_SIGNAL_ADD */)
         plat::atomic_fetch_add(p, (unsigned long long)value);
-      else if (op == 0 /* SHMEM_SIGNAL_SET */)
-        plat::atomic_exchange(p, (unsigned long long)value);
       else
-        GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
+        plat::atomic_exchange(p, (unsigned long long)value);
       return;
     }
     default: no_transport(rt, pe);
   }
+}
+GIO_DFN void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+  check_signal(rt, sig, op, pe);
+  check_ctx(rt, ctx);
+  signal_raw(rt, ctx, sig, value, op, pe);
 }
 }  // namespace dev
 }  // namespace gio

@@ -11,9 +11,9 @@ namespace gio {
 namespace dev {
 // Cooperative forms synchronize their scope at entry and exit (see scope.h).
 template <typename S>
-GIO_DFN void putmem(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) {
+GIO_DFN void putmem(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe, bool nbi = false) {
   S::sync();
-  put<S>(rt, ctx, d, s, n, pe);
+  put<S>(rt, ctx, d, s, n, pe, nbi);
   S::sync();
 }
 template <typename S>
@@ -26,8 +26,10 @@ GIO_DFN void getmem(const char* rt, shmem_ctx_t ctx, void* d, const void* s, siz
 }  // namespace gio
 #endif
 
-GIO_HDFN void gio_rma_put(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) {
-  GIO_DISPATCH(::gio::dev::put<::gio::dev::scope_thread>(rt, ctx, d, s, n, pe),
+GIO_HDFN void gio_rma_put(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe,
+                          bool nbi = false) {
+  (void)nbi;
+  GIO_DISPATCH(::gio::dev::put<::gio::dev::scope_thread>(rt, ctx, d, s, n, pe, nbi),
                gio_host_putmem(rt, ctx, d, s, n, pe));
 }
 GIO_HDFN void gio_rma_get(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) {
@@ -36,15 +38,15 @@ GIO_HDFN void gio_rma_get(const char* rt, shmem_ctx_t ctx, void* d, const void* 
 }
 
 // putmem / getmem (+ _nbi, + ctx)
-#define GIO_DEF_MEM(OP, IMPL)                                                                     \
+#define GIO_DEF_MEM(OP, IMPL, ...)                                                                \
   GIO_HDFN void shmem_ctx_##OP(shmem_ctx_t ctx, void* dest, const void* src, size_t n, int pe) {  \
-    IMPL("shmem_ctx_" #OP, ctx, dest, src, n, pe);                                                \
+    IMPL("shmem_ctx_" #OP, ctx, dest, src, n, pe __VA_ARGS__);                                    \
   }                                                                                               \
   GIO_HDFN void shmem_##OP(void* dest, const void* src, size_t n, int pe) {                       \
-    IMPL("shmem_" #OP, nullptr, dest, src, n, pe);                                                \
+    IMPL("shmem_" #OP, nullptr, dest, src, n, pe __VA_ARGS__);                                    \
   }
 GIO_DEF_MEM(putmem, gio_rma_put)
-GIO_DEF_MEM(putmem_nbi, gio_rma_put)
+GIO_DEF_MEM(putmem_nbi, gio_rma_put, , true)
 GIO_DEF_MEM(getmem, gio_rma_get)
 GIO_DEF_MEM(getmem_nbi, gio_rma_get)
 #undef GIO_DEF_MEM
@@ -58,10 +60,10 @@ GIO_DEF_MEM(getmem_nbi, gio_rma_get)
     gio_rma_put("shmem_" #NAME "_put", nullptr, dest, src, nelems * sizeof(T), pe);              \
   }                                                                                               \
   GIO_HDFN void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
-    gio_rma_put("shmem_ctx_" #NAME "_put_nbi", ctx, dest, src, nelems * sizeof(T), pe);          \
+    gio_rma_put("shmem_ctx_" #NAME "_put_nbi", ctx, dest, src, nelems * sizeof(T), pe, true);          \
   }                                                                                               \
   GIO_HDFN void shmem_##NAME##_put_nbi(T* dest, const T* src, size_t nelems, int pe) {            \
-    gio_rma_put("shmem_" #NAME "_put_nbi", nullptr, dest, src, nelems * sizeof(T), pe);          \
+    gio_rma_put("shmem_" #NAME "_put_nbi", nullptr, dest, src, nelems * sizeof(T), pe, true);          \
   }                                                                                               \
   GIO_HDFN void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_get("shmem_ctx_" #NAME "_get", ctx, dest, src, nelems * sizeof(T), pe);              \
@@ -103,7 +105,7 @@ GIO_RMA_TYPES(GIO_DEF_TYPED_RMA)
     gio_rma_put("shmem_put" #BITS, nullptr, d, s, n * BYTES, pe);                                \
   }                                                                                               \
   GIO_HDFN void shmem_put##BITS##_nbi(void* d, const void* s, size_t n, int pe) {                 \
-    gio_rma_put("shmem_put" #BITS "_nbi", nullptr, d, s, n * BYTES, pe);                         \
+    gio_rma_put("shmem_put" #BITS "_nbi", nullptr, d, s, n * BYTES, pe, true);                         \
   }                                                                                               \
   GIO_HDFN void shmem_ctx_get##BITS(shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) {  \
     gio_rma_get("shmem_ctx_get" #BITS, ctx, d, s, n * BYTES, pe);                                \

@@ -14,10 +14,10 @@
     ::gio::dev::putmem<S>("shmemx_putmem" #SFX, nullptr, d, s, n, pe);                            \
   }                                                                                                \
   GIO_DFN void shmemx_putmem_nbi##SFX(void* d, const void* s, size_t n, int pe) {                  \
-    ::gio::dev::putmem<S>("shmemx_putmem_nbi" #SFX, nullptr, d, s, n, pe);                        \
+    ::gio::dev::putmem<S>("shmemx_putmem_nbi" #SFX, nullptr, d, s, n, pe, true);                        \
   }                                                                                                \
   GIO_DFN void shmemx_ctx_putmem_nbi##SFX(shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) { \
-    ::gio::dev::putmem<S>("shmemx_ctx_putmem_nbi" #SFX, ctx, d, s, n, pe);                        \
+    ::gio::dev::putmem<S>("shmemx_ctx_putmem_nbi" #SFX, ctx, d, s, n, pe, true);                        \
   }                                                                                                \
   GIO_DFN void shmemx_ctx_getmem##SFX(shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) { \
     ::gio::dev::getmem<S>("shmemx_ctx_getmem" #SFX, ctx, d, s, n, pe);                            \
@@ -38,7 +38,7 @@
   }                                                                                                \
   GIO_DFN void shmemx_putmem_signal_nbi##SFX(void* d, const void* s, size_t n, uint64_t* sig,     \
                                              uint64_t v, int op, int pe) {                         \
-    ::gio::dev::putmem_signal<S>("shmemx_putmem_signal_nbi" #SFX, nullptr, d, s, n, sig, v, op, pe); \
+    ::gio::dev::putmem_signal<S>("shmemx_putmem_signal_nbi" #SFX, nullptr, d, s, n, sig, v, op, pe, true); \
   }                                                                                                \
   GIO_DFN void shmemx_barrier_all##SFX() { ::gio::dev::barrier<S>("shmemx_barrier_all" #SFX, true); } \
   GIO_DFN void shmemx_sync_all##SFX() { ::gio::dev::barrier<S>("shmemx_sync_all" #SFX, false); }
@@ -59,7 +59,7 @@ GIO_DFN void shmemx_sync_all_thread() {
     ::gio::dev::putmem<S>("shmemx_" #NAME "_put" #SFX, nullptr, d, s, nelems * sizeof(T), pe);    \
   }                                                                                                \
   GIO_DFN void shmemx_##NAME##_put_nbi##SFX(T* d, const T* s, size_t nelems, int pe) {            \
-    ::gio::dev::putmem<S>("shmemx_" #NAME "_put_nbi" #SFX, nullptr, d, s, nelems * sizeof(T), pe); \
+    ::gio::dev::putmem<S>("shmemx_" #NAME "_put_nbi" #SFX, nullptr, d, s, nelems * sizeof(T), pe, true); \
   }                                                                                                \
   GIO_DFN void shmemx_ctx_##NAME##_put##SFX(shmem_ctx_t ctx, T* d, const T* s, size_t nelems, int pe) { \
     ::gio::dev::putmem<S>("shmemx_ctx_" #NAME "_put" #SFX, ctx, d, s, nelems * sizeof(T), pe);    \

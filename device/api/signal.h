@@ -11,9 +11,10 @@ namespace gio {
 namespace dev {
 template <typename S>
 GIO_DFN void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
-                           uint64_t* sig, uint64_t value, int op, int pe) {
+                           uint64_t* sig, uint64_t value, int op, int pe, bool nbi = false) {
   S::sync();
-  put<S>(rt, ctx, d, s, n, pe);
+  check_signal(rt, sig, op, pe);
+  put<S>(rt, ctx, d, s, n, pe, nbi);
   S::sync();  // every lane's stores are done before lane 0 releases them with the signal
   if (S::lane() == 0) signal(rt, ctx, sig, value, op, pe);
   S::sync();
@@ -23,23 +24,24 @@ GIO_DFN void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void*
 #endif
 
 GIO_HDFN void gio_putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
-                                uint64_t* sig, uint64_t value, int op, int pe) {
-  GIO_DISPATCH(::gio::dev::putmem_signal<::gio::dev::scope_thread>(rt, ctx, d, s, n, sig, value, op, pe),
+                                uint64_t* sig, uint64_t value, int op, int pe, bool nbi = false) {
+  (void)nbi;
+  GIO_DISPATCH(::gio::dev::putmem_signal<::gio::dev::scope_thread>(rt, ctx, d, s, n, sig, value, op, pe, nbi),
                gio_host_putmem_signal(rt, ctx, d, s, n, sig, value, op, pe));
 }
 
-#define GIO_DEF_PUT_SIGNAL(SUFFIX)                                                                 \
+#define GIO_DEF_PUT_SIGNAL(SUFFIX, SUFFIX_NBI)                                                                \
   GIO_HDFN void shmem_ctx_putmem_signal##SUFFIX(shmem_ctx_t ctx, void* dest, const void* src,     \
                                                 size_t n, uint64_t* sig_addr, uint64_t signal,    \
                                                 int sig_op, int pe) {                             \
-    gio_putmem_signal("shmem_ctx_putmem_signal" #SUFFIX, ctx, dest, src, n, sig_addr, signal, sig_op, pe); \
+    gio_putmem_signal("shmem_ctx_putmem_signal" #SUFFIX, ctx, dest, src, n, sig_addr, signal, sig_op, pe, SUFFIX_NBI); \
   }                                                                                                \
   GIO_HDFN void shmem_putmem_signal##SUFFIX(void* dest, const void* src, size_t n,                \
                                             uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
-    gio_putmem_signal("shmem_putmem_signal" #SUFFIX, nullptr, dest, src, n, sig_addr, signal, sig_op, pe); \
+    gio_putmem_signal("shmem_putmem_signal" #SUFFIX, nullptr, dest, src, n, sig_addr, signal, sig_op, pe, SUFFIX_NBI); \
   }
-GIO_DEF_PUT_SIGNAL()
-GIO_DEF_PUT_SIGNAL(_nbi)
+GIO_DEF_PUT_SIGNAL(, false)
+GIO_DEF_PUT_SIGNAL(_nbi, true)
 #undef GIO_DEF_PUT_SIGNAL
 
 #define GIO_DEF_TYPED_PUT_SIGNAL(NAME, T)                                                          \
@@ -51,7 +53,7 @@ GIO_DEF_PUT_SIGNAL(_nbi)
   GIO_HDFN void shmem_##NAME##_put_signal_nbi(T* dest, const T* src, size_t nelems,               \
                                               uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
     gio_putmem_signal("shmem_" #NAME "_put_signal_nbi", nullptr, dest, src, nelems * sizeof(T),   \
-                      sig_addr, signal, sig_op, pe);                                              \
+                      sig_addr, signal, sig_op, pe, true);                                              \
   }
 GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL)
 #undef GIO_DEF_TYPED_PUT_SIGNAL

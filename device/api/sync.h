@@ -23,11 +23,8 @@ GIO_DFN void sync_pes(const char* rt) {
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
     const int to = (me + dist) % n;
     const int from = (me - dist % n + n) % n;
-    if (st.peer_transport[to] != GIO_TRANSPORT_P2P) no_transport(rt, to);
-    // Release: all of this PE's earlier stores become visible before the peer sees the flag.
-    plat::fence_system();
-    plat::atomic_exchange((unsigned long long*)p2p::remote(st, flags + round, to),
-                          (unsigned long long)epoch);
+    // A signal releases: this PE's earlier stores are visible before the peer sees the flag.
+    signal_raw(rt, nullptr, flags + round, epoch, 0 /* SHMEM_SIGNAL_SET */, to);
     uint64_t seen = 0;
     bounded_wait([&] { return (seen = plat::atomic_load_acquire(flags + round)) >= epoch; },
                  [&](unsigned long long ms) {
@@ -43,7 +40,7 @@ template <typename S>
 GIO_DFN void barrier(const char* rt, bool with_quiet) {
   S::sync();
   if (S::lane() == 0) {
-    if (with_quiet) p2p::quiet();
+    if (with_quiet) quiet(rt, nullptr);
     sync_pes(rt);
   }
   S::sync();

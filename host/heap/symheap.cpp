@@ -30,6 +30,10 @@ void* alloc_common(const char* routine, size_t size, size_t align) {
   agree(r, routine, "alignments", align);
   if (align == 0 || (align & (align - 1)))
     fatal(GIO_ERR_ARG, routine, "alignment %zu is not a power of two", align);
+  // Offsets are aligned within the heap; an alignment past the base's own cannot be honoured.
+  if ((uintptr_t)r.heap % align)
+    fatal(GIO_ERR_ARG, routine, "alignment %zu is larger than the symmetric heap base's (heap at %p)", align,
+          (void*)r.heap);
   if (size == 0) {
     boot::barrier(routine);
     return nullptr;

@@ -35,6 +35,16 @@ void heap_destroy(void* base, size_t bytes);
 void copy(void* dst, const void* src, size_t n, const char* routine);
 // Atomic `op` (gio_amo_op) on `size` bytes at a local or peer-mapped heap address; returns old bits.
 uint64_t amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size, const char* routine);
+// Queue memory for the gda transport: zeroed, visible to kernels at the returned address and, when
+// `host_visible`, to CPU threads (the softnic) at the same address.
+void* queue_alloc(size_t bytes, bool host_visible);
+void queue_free(void* p, bool host_visible);
+
+// The softnic's copy engine: like copy/amo, but never waits for (or blocks) running kernels,
+// because the kernel that posted the WQE is still running and waits for its completion.
+void nic_copy(void* dst, const void* src, size_t n);
+uint64_t nic_amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size);
+
 // Waits for all device work and turns a device-side failure (a trapped kernel) into a fatal error.
 void sync(const char* routine);
 

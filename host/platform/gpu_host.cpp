@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -40,9 +41,18 @@ void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out
   if (fd < 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot create %s: %s", path.c_str(), strerror(errno));
   if (ftruncate(fd, (off_t)bytes) != 0)
     fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot size %s to %zu bytes: %s", path.c_str(), bytes, strerror(errno));
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  // shmem_align aligns offsets within the heap, so the base must be aligned for the addresses to
+  // be; mmap promises only a page. Reserve slack, place the file on a boundary (as large as a GPU
+  // allocation's), and give the slack back.
+  const size_t base_align = 2u << 20;
+  void* slack = mmap(nullptr, bytes + base_align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (slack == MAP_FAILED) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot reserve %zu bytes: %s", bytes, strerror(errno));
+  uint8_t* aligned = (uint8_t*)(((uintptr_t)slack + base_align - 1) & ~(uintptr_t)(base_align - 1));
+  void* p = mmap(aligned, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
   close(fd);
   if (p == MAP_FAILED) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot map %s: %s", path.c_str(), strerror(errno));
+  if (aligned > (uint8_t*)slack) munmap(slack, aligned - (uint8_t*)slack);
+  if ((uint8_t*)slack + base_align > aligned) munmap(aligned + bytes, (uint8_t*)slack + base_align - aligned);
   memset(out->bytes, 0, sizeof out->bytes);
   memcpy(out->bytes, path.c_str(), path.size());
   return p;
@@ -103,6 +113,16 @@ uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char
 }
 
 void sync(const char*) {}
+
+void* queue_alloc(size_t bytes, bool) {
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, bytes) != 0) fatal(GIO_ERR_NOMEM, "shmem_init", "cannot allocate %zu bytes of gda queues", bytes);
+  memset(p, 0, bytes);
+  return p;
+}
+void queue_free(void* p, bool) { free(p); }
+void nic_copy(void* dst, const void* src, size_t n) { memmove(dst, src, n); }
+uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) { return amo(addr, op, v, c, size, "softnic"); }
 
 }  // namespace gpu
 }  // namespace gio

@@ -1,0 +1,171 @@
+// gda transport, device half: the GIO path. A kernel posts mlx5 WQEs into its queue set's send
+// queue to the target PE, writes the doorbell record and rings the doorbell itself; completion is
+// read from the collapsed CQ. Host half (queue layout, templates, softnic): host/gda/.
+//
+// Posting order (the NIC may read a WQE as soon as the doorbell record covers it):
+//   reserve index (atomic) -> wait for the slot to be free (back-pressure on completions)
+//   -> fill the dynamic fields -> wait for our turn (indices are published in order)
+//   -> system fence (WQE visible before the record) -> doorbell record
+//   -> system fence (record before the doorbell) -> 64-bit doorbell write -> publish.
+#pragma once
+#include "device/api/check.h"
+#include "runtime/gda.h"
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+namespace gda {
+
+GIO_DFN gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1* ctx, int pe) {
+  const uint32_t set = (ctx ? ctx->index : plat::wg_id()) % st.gda_sets;
+  return &st.gda_queues[(size_t)set * st.n_pes + pe];
+}
+
+GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
+
+[[noreturn]] GIO_DFN void completion_error(const char* rt, const gio_gda_queue_v1* q) {
+  const mlx5::cqe64* c = q->cq;
+  const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&c->wqe_counter);
+  const mlx5::ctrl_seg* w = (const mlx5::ctrl_seg*)(q->sq + (size_t)(ctr & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
+  GIO_DEV_PRINT("GIO error: %s on PE %d (work-group %u, thread %u): gda completion error on the queue to PE %d "
+                "(qpn 0x%x): WQE index %u, opcode 0x%02x, syndrome 0x%02x, vendor syndrome 0x%02x\n",
+                rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), q->peer, q->qpn, (unsigned)ctr,
+                (unsigned)mlx5::ctrl_opcode(w), (unsigned)*(volatile const uint8_t*)&c->syndrome,
+                (unsigned)*(volatile const uint8_t*)&c->vendor_err_synd);
+  die(GIO_ERR_TRANSPORT);
+}
+
+// Reads the collapsed CQ and returns how many WQEs (from index 0) have completed.
+GIO_DFN uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
+  const uint8_t op_own = *(volatile const uint8_t*)&q->cq->op_own;
+  const uint8_t op = mlx5::cqe_opcode(op_own);
+  if (op == mlx5::CQE_INVALID) return load64(&q->completed);
+  if (op == mlx5::CQE_REQ_ERR || op == mlx5::CQE_RESP_ERR) completion_error(rt, q);
+  plat::fence_system();  // the counter is read after the valid opcode
+  const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&q->cq->wqe_counter);
+  // The CQE names a published WQE: extend its 16-bit index below the published count.
+  const uint64_t pub = load64(&q->published);
+  const uint64_t done = pub - (uint16_t)((uint16_t)(pub - 1) - ctr);
+  uint64_t cur = load64(&q->completed);
+  while (done > cur) {
+    const uint64_t seen = plat::atomic_cas(&q->completed, cur, done);
+    if (seen == cur) return done;
+    cur = seen;
+  }
+  return cur;
+}
+
+// Waits until WQE index `idx` (and every earlier one) has completed.
+GIO_DFN void wait_done(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
+  if (load64(&q->completed) > idx) return;
+  bounded_wait([&] { return poll(rt, q) > idx; },
+               [&](unsigned long long ms) {
+                 GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms for the "
+                               "completion of WQE %llu on the gda queue to PE %d (qpn 0x%x): reserved %llu, "
+                               "published %llu, completed %llu, doorbell record %u\n",
+                               rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms,
+                               (unsigned long long)idx, q->peer, q->qpn, (unsigned long long)load64(&q->reserved),
+                               (unsigned long long)load64(&q->published), (unsigned long long)load64(&q->completed),
+                               mlx5::be32(*(volatile uint32_t*)&q->dbrec[mlx5::SND_DBR]));
+               });
+}
+
+// Dynamic fields of one WQE.
+struct wqe_args {
+  uint64_t raddr;
+  uint64_t laddr;      // local address (data segment), or the inline payload's source
+  uint32_t len;
+  uint32_t lkey;       // BE; 0 = the template's
+  uint64_t swap_add;
+  uint64_t compare;
+};
+
+// Post one WQE of template `kind`; returns its index. FULL builds every field (the NVSHMEM-IBGDA
+// way) instead of relying on the slot's template; it exists to measure what templates save.
+template <bool FULL = false>
+GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_args& a) {
+  const uint64_t idx = plat::atomic_fetch_add(&q->reserved, (uint64_t)1);
+  const uint32_t slots = q->sq_slots;
+  if (idx - load64(&q->completed) >= slots)
+    bounded_wait([&] { return idx - poll(rt, q) < slots; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for a free slot in the "
+                                 "gda queue to PE %d (WQE %llu, completed %llu)\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, q->peer, (unsigned long long)idx,
+                                 (unsigned long long)load64(&q->completed));
+                 });
+  const uint32_t slot = (uint32_t)idx & (slots - 1);
+  uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
+  mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
+  mlx5::raddr_seg* r = (mlx5::raddr_seg*)(w + 16);
+  const gio_gda_tmpl_v1& t = q->tmpl[kind];
+  const bool atomic = kind >= GIO_GDA_T_FA8;
+  const bool inl = kind == GIO_GDA_T_PUT_INLINE;
+  mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
+  uint8_t fence = 0;
+  if (q->fence_next) {  // shmem_fence: this WQE waits for earlier ones on the queue
+    fence = mlx5::FM_SMALL_AND_FENCE;
+    q->fence_next = 0;
+  }
+  const bool restore = FULL || q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey;
+  if (restore) {
+    c->qpn_ds = t.qpn_ds;
+    c->signature = 0;
+    c->fm_ce_se = t.fm_ce_se | fence;
+    c->imm = 0;
+    r->rkey = t.rkey;
+    if (!inl) d->lkey = a.lkey ? a.lkey : t.lkey;
+    // A slot left non-default (fence bit, other lkey) is rebuilt by its next user.
+    q->slot_kind[slot] = (fence || a.lkey) ? (uint8_t)0xff : (uint8_t)kind;
+  }
+  c->opmod_idx_opcode = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  r->raddr = mlx5::be64(a.raddr);
+  if (atomic) {
+    mlx5::atomic_seg* at = (mlx5::atomic_seg*)(w + 32);
+    if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {
+      uint32_t* at4 = (uint32_t*)at;  // masked 4-byte form: operand, compare, then their masks
+      at4[0] = mlx5::be32((uint32_t)a.swap_add);
+      at4[1] = mlx5::be32((uint32_t)a.compare);
+      at4[2] = 0xffffffffu;
+      at4[3] = 0xffffffffu;
+    } else {
+      mlx5::set_atomic(at, a.swap_add, a.compare);
+    }
+    d->byte_count = mlx5::be32(kind == GIO_GDA_T_FA8 || kind == GIO_GDA_T_CS8 ? 8u : 4u);
+    d->addr = mlx5::be64((uint64_t)(uintptr_t)&q->scratch[slot]);
+  } else if (kind == GIO_GDA_T_GET && a.laddr == 0) {
+    d->byte_count = mlx5::be32(a.len);
+    d->addr = mlx5::be64((uint64_t)(uintptr_t)&q->scratch[slot]);
+  } else if (inl) {
+    // ds covers ctrl + raddr + the inline header and payload; the payload is copied now, so the
+    // source may be reused (or be a register-backed local) as soon as post returns.
+    const uint32_t ds = 2 + (4 + a.len + 15) / 16;
+    c->qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
+    *(uint32_t*)(w + 32) = mlx5::be32(a.len | mlx5::INLINE_SEG);
+    const uint8_t* src = (const uint8_t*)(uintptr_t)a.laddr;
+    for (uint32_t i = 0; i < a.len; ++i) w[36 + i] = src[i];
+  } else {
+    d->byte_count = mlx5::be32(a.len);
+    d->addr = mlx5::be64(a.laddr);
+  }
+  // Our turn: indices become visible to the NIC strictly in order.
+  if (load64(&q->published) != idx)
+    bounded_wait([&] { return load64(&q->published) == idx; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms to publish WQE %llu on "
+                                 "the gda queue to PE %d (published %llu)\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, (unsigned long long)idx, q->peer,
+                                 (unsigned long long)load64(&q->published));
+                 });
+  plat::fence_system();
+  *(volatile uint32_t*)&q->dbrec[mlx5::SND_DBR] = mlx5::be32((uint32_t)(idx + 1) & 0xffff);
+  plat::fence_system();
+  *(volatile uint64_t*)q->db = *(const uint64_t*)c;
+  plat::atomic_exchange(&q->published, idx + 1);
+  return idx;
+}
+
+}  // namespace gda
+}  // namespace dev
+}  // namespace gio
+#endif

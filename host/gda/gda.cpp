@@ -1,0 +1,126 @@
+#include "host/gda/gda.h"
+
+#include <cstring>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+namespace gio {
+namespace {
+// Keys are per PE and per job; any value but the any-local key works for the softnic.
+uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8); }
+
+size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Static fields of each operation: everything the device does not have to write per WQE.
+void build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey) {
+  using namespace mlx5;
+  struct { int kind; uint8_t opcode, opmod, ds; uint32_t lkey; } t[] = {
+      {GIO_GDA_T_PUT, OP_RDMA_WRITE, 0, 3, lkey},
+      {GIO_GDA_T_PUT_INLINE, OP_RDMA_WRITE, 0, 3, 0},
+      {GIO_GDA_T_GET, OP_RDMA_READ, 0, 3, lkey},
+      // Atomic results land in the queue's scratch words, which are outside the heap.
+      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
+  };
+  for (auto& e : t) {
+    gio_gda_tmpl_v1& x = q.tmpl[e.kind];
+    x.qpn_ds = be32((q.qpn << 8) | e.ds);
+    x.opcode = e.opcode;
+    x.opmod = e.opmod;
+    x.fm_ce_se = CE_CQ_UPDATE;  // every WQE completes into the collapsed CQ; quiet reads the latest
+    x.lkey = be32(e.lkey);
+    x.rkey = be32(rkey);
+  }
+}
+
+// Every slot starts as a put, the common case, so a put writes only its dynamic fields.
+void prefill_slots(gio_gda_queue_v1& q) {
+  const gio_gda_tmpl_v1& t = q.tmpl[GIO_GDA_T_PUT];
+  for (uint32_t s = 0; s < q.sq_slots; ++s) {
+    uint8_t* w = q.sq + (size_t)s * mlx5::WQEBB_BYTES;
+    mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
+    c->opmod_idx_opcode = mlx5::be32(t.opcode);
+    c->qpn_ds = t.qpn_ds;
+    c->fm_ce_se = t.fm_ce_se;
+    ((mlx5::raddr_seg*)(w + 16))->rkey = t.rkey;
+    ((mlx5::data_seg*)(w + 32))->lkey = t.lkey;
+    q.slot_kind[s] = GIO_GDA_T_PUT;
+  }
+}
+}  // namespace
+
+void gda_connect(runtime& r) {
+  const bool forced = r.cfg.GIO_TRANSPORT == "gda";
+  if (!forced) return;  // auto: p2p covers a node; gda is chosen explicitly until inter-node exists
+  std::string why;
+  const int nics = mlx5_device_count(&why);
+  if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
+  if (r.cfg.GIO_QUEUE_MEM == "device" && std::string(gpu::platform_name()) != "host")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=device: the softnic polls queues from the CPU and needs GIO_QUEUE_MEM=host");
+  auto g = std::make_unique<gda_state>();
+  g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
+  const size_t nq = (size_t)g->sets * r.n_pes;
+  // One block: descriptors | per queue: SQ ring, CQE, dbrec + doorbell, scratch, slot kinds.
+  const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
+  const size_t per_q = align_up((size_t)g->slots * 64 + 64 + 64 + (size_t)g->slots * 8 + g->slots, 64);
+  g->mem_bytes = desc + nq * per_q;
+  g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
+  g->queues = (gio_gda_queue_v1*)g->mem;
+
+  // Keys and heap addresses: what a peer's NIC needs to address this PE's heap.
+  g->local_lkey = heap_key(r.my_pe);
+  g->rkeys.assign(r.n_pes, 0);
+  g->remote_base.assign(r.n_pes, 0);
+  struct reg { uint64_t base; uint32_t rkey, pad; } mine{(uint64_t)(uintptr_t)r.heap, heap_key(r.my_pe), 0};
+  std::vector<reg> all(r.n_pes);
+  boot::allgather(&mine, all.data(), sizeof mine, "shmem_init (gda keys)");
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    g->rkeys[pe] = all[pe].rkey;
+    g->remote_base[pe] = all[pe].base;
+  }
+
+  for (uint32_t set = 0; set < g->sets; ++set)
+    for (int pe = 0; pe < r.n_pes; ++pe) {
+      const size_t i = (size_t)set * r.n_pes + pe;
+      gio_gda_queue_v1& q = g->queues[i];
+      uint8_t* m = g->mem + desc + i * per_q;
+      q.sq = m;
+      q.cq = (mlx5::cqe64*)(m + (size_t)g->slots * 64);
+      q.dbrec = (uint32_t*)(m + (size_t)g->slots * 64 + 64);
+      q.db = (uint64_t*)(m + (size_t)g->slots * 64 + 64 + 8);
+      q.scratch = (uint64_t*)(m + (size_t)g->slots * 64 + 128);
+      q.slot_kind = m + (size_t)g->slots * 64 + 128 + (size_t)g->slots * 8;
+      q.remote_base = g->remote_base[pe];
+      q.sq_slots = g->slots;
+      q.qpn = 0x100u + (uint32_t)i;
+      q.peer = pe;
+      build_templates(q, g->local_lkey, g->rkeys[pe]);
+      prefill_slots(q);
+      q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
+    }
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    if (!r.peers[pe].base)
+      fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=gda: the softnic cannot reach PE %d's heap (%s)", pe,
+            r.peers[pe].why.c_str());
+    r.peers[pe].transport = GIO_TRANSPORT_GDA;
+    r.peers[pe].why = nics ? "gda: ConnectX" : "gda: softnic (software ConnectX; " + why + ")";
+  }
+  gda_state* gp = g.get();
+  r.gda = std::move(g);
+  gp->nic = std::thread([&r, gp] { softnic_run(r, *gp); });
+}
+
+void gda_disconnect(runtime& r) {
+  if (!r.gda) return;
+  r.gda->stop = true;
+  if (r.gda->nic.joinable()) r.gda->nic.join();
+  gpu::queue_free(r.gda->mem, true);
+  r.gda.reset();
+}
+
+}  // namespace gio

@@ -1,0 +1,104 @@
+// A violation never touches memory: every check runs before the first byte moves, and the
+// resulting error CQE carries the syndrome a ConnectX would report.
+#include "host/gda/softnic_exec.h"
+
+#include <cstring>
+
+#include "device/api/host_entry.h"
+#include "runtime/gda.h"
+
+namespace gio {
+namespace {
+using namespace mlx5;
+
+softnic_result fail(uint8_t opcode, uint8_t syndrome) { return {CQE_REQ_ERR, syndrome, true, opcode, 0}; }
+
+// Remote range [raddr, raddr+len) under rkey -> local mapping, or nullptr.
+uint8_t* remote(const softnic_qp_view& qp, uint32_t rkey, uint64_t raddr, uint64_t len) {
+  if (rkey != qp.remote_rkey || !qp.remote_mapped) return nullptr;
+  if (raddr < qp.remote_base || raddr - qp.remote_base > qp.remote_size) return nullptr;
+  if (len > qp.remote_size - (raddr - qp.remote_base)) return nullptr;
+  return qp.remote_mapped + (raddr - qp.remote_base);
+}
+
+uint8_t* local(const softnic_qp_view& qp, uint32_t lkey, uint64_t addr, uint64_t len) {
+  if (lkey == GIO_GDA_LKEY_ANY_LOCAL && qp.allow_any_local) return (uint8_t*)(uintptr_t)addr;
+  if (lkey != qp.local_lkey || !qp.local_base) return nullptr;
+  const uint64_t base = (uint64_t)(uintptr_t)qp.local_base;
+  if (addr < base || addr - base > qp.local_size || len > qp.local_size - (addr - base)) return nullptr;
+  return (uint8_t*)(uintptr_t)addr;
+}
+
+uint64_t rd64(const uint8_t* p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return be64(v);
+}
+uint32_t rd32(const uint8_t* p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return be32(v);
+}
+}  // namespace
+
+softnic_result softnic_execute(const softnic_qp_view& qp, const uint8_t w[64], uint16_t expect_idx, softnic_io& io) {
+  const ctrl_seg* c = (const ctrl_seg*)w;
+  const uint8_t opcode = ctrl_opcode(c), opmod = ctrl_opmod(c), ds = ctrl_ds(c);
+  const bool signalled = (c->fm_ce_se & CE_CQ_UPDATE) != 0;
+  if (ctrl_wqe_idx(c) != expect_idx || ctrl_qpn(c) != qp.qpn) return fail(opcode, SYND_LOCAL_QP_OP);
+  // This NIC takes WQEs of one WQEBB (every WQE GIO builds); longer ones are refused, not read.
+  if (ds < 1 || ds > 4 || (c->fm_ce_se >> 5) > 4) return fail(opcode, SYND_LOCAL_QP_OP);
+  if (opcode == OP_NOP) return {CQE_REQ, 0, signalled, opcode, 0};
+  if (ds < 3) return fail(opcode, SYND_LOCAL_LENGTH);
+  const uint64_t raddr = rd64(w + 16);
+  const uint32_t rkey = rd32(w + 24);
+
+  if (opcode == OP_RDMA_WRITE || opcode == OP_RDMA_READ) {
+    const uint32_t bc = rd32(w + 32);
+    if (opcode == OP_RDMA_WRITE && (bc & INLINE_SEG)) {
+      const uint32_t len = bc & ~INLINE_SEG;
+      if (4 + len > (uint32_t)(ds - 2) * DS_BYTES) return fail(opcode, SYND_LOCAL_LENGTH);
+      uint8_t* dst = remote(qp, rkey, raddr, len);
+      if (!dst) return fail(opcode, SYND_REMOTE_ACCESS);
+      if (len) io.copy(dst, w + 36, len);
+      return {CQE_REQ, 0, signalled, opcode, len};
+    }
+    const uint64_t addr = rd64(w + 40);
+    const uint32_t lkey = rd32(w + 36);
+    uint8_t* loc = local(qp, lkey, addr, bc);
+    if (!loc) return fail(opcode, SYND_LOCAL_PROT);
+    uint8_t* rem = remote(qp, rkey, raddr, bc);
+    if (!rem) return fail(opcode, SYND_REMOTE_ACCESS);
+    if (bc) opcode == OP_RDMA_WRITE ? io.copy(rem, loc, bc) : io.copy(loc, rem, bc);
+    return {CQE_REQ, 0, signalled, opcode, bc};
+  }
+
+  const bool masked = opcode == OP_ATOMIC_MASKED_FA || opcode == OP_ATOMIC_MASKED_CS;
+  if (opcode == OP_ATOMIC_FA || opcode == OP_ATOMIC_CS || masked) {
+    if (ds < 4) return fail(opcode, SYND_LOCAL_LENGTH);
+    const size_t size = masked ? (opmod == OPMOD_ATOMIC_4B ? 4 : 0) : 8;
+    const uint32_t bc = rd32(w + 48);
+    if (size == 0 || bc != size) return fail(opcode, SYND_LOCAL_LENGTH);
+    if (raddr % size) return fail(opcode, SYND_REMOTE_INVAL_REQ);
+    uint8_t* loc = local(qp, rd32(w + 52), rd64(w + 56), size);
+    if (!loc) return fail(opcode, SYND_LOCAL_PROT);
+    uint8_t* rem = remote(qp, rkey, raddr, size);
+    if (!rem) return fail(opcode, SYND_REMOTE_ACCESS);
+    const bool fa = opcode == OP_ATOMIC_FA || opcode == OP_ATOMIC_MASKED_FA;
+    uint64_t v, cmp;
+    if (size == 8) {
+      v = rd64(w + 32);
+      cmp = rd64(w + 40);
+    } else {
+      v = rd32(w + 32);
+      cmp = rd32(w + 36);
+    }
+    // The fetched value lands in host byte order (what GIO's device side reads back).
+    uint64_t old = io.amo(rem, fa ? GIO_AMO_FETCH_ADD : GIO_AMO_CSWAP, v, cmp, size);
+    io.copy(loc, &old, size);
+    return {CQE_REQ, 0, signalled, opcode, (uint32_t)size};
+  }
+  return fail(opcode, SYND_LOCAL_QP_OP);
+}
+
+}  // namespace gio

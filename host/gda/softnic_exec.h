@@ -1,0 +1,43 @@
+// The softnic's WQE executor: parses one byte-exact mlx5 send WQE, validates it against the QP's
+// registrations and performs it through `softnic_io`. Pure (no threads, no globals) so the same
+// code runs in the softnic thread and under libFuzzer (tests/fuzz/).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace gio {
+
+// What one QP may touch: the local heap registration (lkey), optionally any local address
+// (GIO_GDA_LKEY_ANY_LOCAL), and the peer's heap registration (rkey) as mapped in this process.
+struct softnic_qp_view {
+  uint32_t qpn;
+  uint32_t local_lkey;
+  uint8_t* local_base;
+  uint64_t local_size;
+  bool allow_any_local;
+  uint32_t remote_rkey;
+  uint64_t remote_base;      // raddr of the peer heap's first byte
+  uint8_t* remote_mapped;    // the same bytes as mapped here
+  uint64_t remote_size;
+};
+
+// How bytes move (platform copy engines, GPU atomics); tests substitute fakes.
+struct softnic_io {
+  virtual void copy(void* dst, const void* src, size_t n) = 0;
+  // Atomic gio_amo_op on `size` (4 or 8) bytes at `p`; returns the old bits.
+  virtual uint64_t amo(void* p, int op, uint64_t value, uint64_t compare, size_t size) = 0;
+  virtual ~softnic_io() = default;
+};
+
+struct softnic_result {
+  uint8_t cqe_opcode;  // mlx5::CQE_REQ or CQE_REQ_ERR
+  uint8_t syndrome;    // for errors
+  bool signalled;      // CE bit: write a CQE
+  uint8_t opcode;      // the WQE's opcode
+  uint32_t byte_cnt;
+};
+
+// `wqe` is a private 64-byte copy of the slot; `expect_idx` the index the QP expects next.
+softnic_result softnic_execute(const softnic_qp_view& qp, const uint8_t wqe[64], uint16_t expect_idx, softnic_io& io);
+
+}  // namespace gio

@@ -1,0 +1,69 @@
+// gda transport contract: one RC queue pair (send queue + collapsed completion queue) per
+// (queue set, peer), laid out by the host and driven by the GPU. Version 1.
+//
+// Every WQE GIO posts fits one 64-byte WQEBB (WRITE/READ: ctrl+raddr+data = 3 DS; ATOMIC:
+// ctrl+raddr+atomic+data = 4 DS), so WQE index == WQEBB index and slot = index & (sq_size-1).
+// Each slot is prebuilt as a put (the common case): the device then writes only the index word,
+// raddr, byte count and local address. Other operations copy their static fields from tmpl[] and
+// mark the slot, so the next put into it restores the put template first.
+#pragma once
+#include "runtime/mlx5/cqe.h"
+
+#define GIO_GDA_SQ_SLOTS_DEFAULT 256u  // WQEBBs per send queue (power of two, <= 65536)
+
+// Local keys the NIC accepts: the symmetric heap's registration, and (softnic only) the
+// process-wide key that lets a WQE read or write any local address, so non-symmetric source and
+// destination buffers work as they do on p2p. A real ConnectX has no such key: see README.
+#define GIO_GDA_LKEY_ANY_LOCAL 0x00000100u
+#define GIO_GDA_INLINE_MAX 28u
+
+enum gio_gda_tmpl {  // index into gio_gda_queue_v1::tmpl
+  GIO_GDA_T_PUT = 0,   // RDMA WRITE from a local buffer
+  GIO_GDA_T_PUT_INLINE, // RDMA WRITE, payload (<= 28 B) inside the WQE
+  GIO_GDA_T_GET,       // RDMA READ
+  GIO_GDA_T_FA8,      // ATOMIC fetch-add, 8 B
+  GIO_GDA_T_CS8,      // ATOMIC compare-swap, 8 B
+  GIO_GDA_T_FA4,      // masked fetch-add, 4 B
+  GIO_GDA_T_CS4,      // masked compare-swap, 4 B
+  GIO_GDA_T_COUNT
+};
+
+// Static part of one operation's WQE.
+struct gio_gda_tmpl_v1 {
+  uint32_t qpn_ds;       // BE, as in the ctrl segment
+  uint8_t opcode;
+  uint8_t opmod;
+  uint8_t fm_ce_se;
+  uint8_t rsvd;
+  uint32_t lkey;         // BE
+  uint32_t rkey;         // BE
+};
+
+struct gio_gda_queue_v1 {
+  // Set up by the host, read-only for the device.
+  uint8_t* sq;                  // sq_slots x 64 B
+  gio::mlx5::cqe64* cq;         // collapsed CQ: the NIC rewrites entry 0
+  uint32_t* dbrec;              // [0] CQ consumer index, [1] SQ producer index (BE, 16 bits used)
+  uint64_t* db;                 // doorbell register (UAR), 64-bit stores of the ctrl's first 8 B
+  uint64_t* scratch;            // one 8-byte landing word per slot (fetched atomics, g)
+  uint8_t* slot_kind;           // per slot: gio_gda_tmpl of the static fields it holds
+  uint64_t remote_base;         // the peer's heap base in the peer's address space (raddr base)
+  uint32_t sq_slots;            // power of two
+  uint32_t qpn;
+  int32_t peer;
+  uint32_t rsvd0;
+  gio_gda_tmpl_v1 tmpl[GIO_GDA_T_COUNT];
+  // Device-side progress counters (free-running WQE indices), updated with atomics.
+  uint64_t reserved;            // next index to hand out
+  uint64_t published;           // indices below this are visible to the NIC (dbrec written)
+  uint64_t completed;           // indices below this have completed (seen in the CQ)
+  uint32_t fence_next;          // 1: the next WQE carries a fence mode (shmem_fence)
+  uint32_t rsvd1;
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(gio_gda_tmpl_v1) == 16, "gda template layout");
+static_assert(offsetof(gio_gda_queue_v1, tmpl) == 72, "gda queue layout");
+static_assert(offsetof(gio_gda_queue_v1, reserved) == 72 + 16 * GIO_GDA_T_COUNT, "gda queue layout");
+static_assert(sizeof(gio_gda_queue_v1) % 8 == 0, "gda queue layout");
+#endif

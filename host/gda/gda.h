@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 

@@ -1,0 +1,170 @@
+// gio-gda-post: GPU-side cost of posting one put on the gda path, from the call to the doorbell
+// write, measured with the GPU clock. Templated posting (the slot already holds the put's static
+// fields; the device writes the index word, raddr, length and address) against a full build of
+// the same WQE (every field written per operation, as NVSHMEM's IBGDA does). Thread and
+// work-group scope; 1 and 64 work-groups posting at once, each to its own queue; queues in device
+// or in pinned host memory. No NIC consumes these queues: each measurement posts fewer WQEs than
+// a queue holds, so back-pressure never enters the number.
+//   gio-gda-post [--posts N] [--reps R] [--json FILE]
+#include <shmem.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device/gda/gda.h"
+#include "host/gda/gda_tmpl.h"
+
+#define CHECK(call)                                                                                      \
+  do {                                                                                                   \
+    hipError_t e_ = (call);                                                                              \
+    if (e_ != hipSuccess) {                                                                              \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));             \
+      exit(1);                                                                                           \
+    }                                                                                                    \
+  } while (0)
+
+namespace {
+constexpr uint32_t kSlots = 4096;
+
+// Per-queue memory image: descriptor, ring, CQE, records, scratch, slot kinds.
+struct layout {
+  size_t sq = 0, cq, rec, scratch, kinds, bytes;
+  layout() {
+    cq = sq + (size_t)kSlots * 64;
+    rec = cq + 64;
+    scratch = rec + 64;
+    kinds = scratch + (size_t)kSlots * 8;
+    bytes = (kinds + kSlots + 4095) / 4096 * 4096;
+  }
+};
+
+template <bool FULL, bool WG>
+__global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64_t raddr_base, int posts,
+                            unsigned long long* cycles) {
+  gio_gda_queue_v1* q = &queues[blockIdx.x];
+  if (!WG && threadIdx.x != 0) return;
+  unsigned long long total = 0;
+  for (int i = 0; i < posts; ++i) {
+    const long long t0 = clock64();
+    if (WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
+    if (threadIdx.x == 0) {
+      gio::dev::gda::wqe_args a{raddr_base + (uint64_t)i * 64, (uint64_t)(uintptr_t)(src + i * 64), 64, 0, 0, 0};
+      gio::dev::gda::post<FULL>("gio-gda-post", q, GIO_GDA_T_PUT, a);
+    }
+    if (WG) __syncthreads();
+    total += (unsigned long long)(clock64() - t0);
+  }
+  if (threadIdx.x == 0) cycles[blockIdx.x] = total;
+}
+
+struct queues {
+  bool host_mem;
+  int n;
+  uint8_t* mem = nullptr;
+  gio_gda_queue_v1* desc = nullptr;
+  std::vector<uint8_t> image;
+  queues(bool host, int count) : host_mem(host), n(count) {
+    layout L;
+    const size_t desc_bytes = (n * sizeof(gio_gda_queue_v1) + 4095) / 4096 * 4096, total = desc_bytes + n * L.bytes;
+    if (host_mem)
+      CHECK(hipHostMalloc((void**)&mem, total, 0));
+    else
+      CHECK(hipMalloc((void**)&mem, total));
+    image.assign(total, 0);
+    desc = (gio_gda_queue_v1*)mem;
+    std::vector<gio_gda_queue_v1> d(n);
+    for (int i = 0; i < n; ++i) {
+      const size_t base = desc_bytes + i * L.bytes;
+      gio_gda_queue_v1& q = d[i];
+      memset(&q, 0, sizeof q);
+      q.sq_slots = kSlots;
+      q.qpn = 0x100 + i;
+      q.peer = 0;
+      // Build the templates in the host image, then point the descriptor at the real memory.
+      q.sq = image.data() + base + L.sq;
+      q.slot_kind = image.data() + base + L.kinds;
+      gio::gda_build_templates(q, 0x47000001u, 0x47000101u);
+      gio::gda_prefill_slots(q);
+      q.sq = mem + base + L.sq;
+      q.slot_kind = mem + base + L.kinds;
+      q.cq = (gio::mlx5::cqe64*)(mem + base + L.cq);
+      q.dbrec = (uint32_t*)(mem + base + L.rec);
+      q.db = (uint64_t*)(mem + base + L.rec + 8);
+      q.scratch = (uint64_t*)(mem + base + L.scratch);
+    }
+    memcpy(image.data(), d.data(), n * sizeof(gio_gda_queue_v1));
+  }
+  void reset() { CHECK(hipMemcpy(mem, image.data(), image.size(), hipMemcpyHostToDevice)); }
+  ~queues() { host_mem ? (void)hipHostFree(mem) : (void)hipFree(mem); }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  int posts = 1024, reps = 9;
+  const char* json = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--posts" && i + 1 < argc) posts = std::min(atoi(argv[++i]), (int)kSlots);
+    else if (a == "--reps" && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else { fprintf(stderr, "usage: gio-gda-post [--posts N<=%u] [--reps R] [--json FILE]\n", kSlots); return 2; }
+  }
+  shmem_init();
+  hipDeviceProp_t prop;
+  CHECK(hipGetDeviceProperties(&prop, 0));
+  int clock_khz = 0;
+#if defined(GIO_PLATFORM_CUDA)
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+#endif
+  uint8_t* src;
+  CHECK(hipMalloc((void**)&src, (size_t)posts * 64));
+  unsigned long long* cycles;
+  CHECK(hipMalloc((void**)&cycles, 64 * sizeof(unsigned long long)));
+  FILE* out = json ? fopen(json, "a") : nullptr;
+  printf("%-8s %-6s %-6s %4s  %14s %14s  %s\n", "queues", "scope", "build", "wgs", "cycles/post", "ns/post", "(median of reps)");
+  for (int host_mem = 0; host_mem < 2; ++host_mem)
+    for (int wgs : {1, 64}) {
+      queues Q(host_mem, wgs);
+      for (int wg_scope = 0; wg_scope < 2; ++wg_scope)
+        for (int full = 0; full < 2; ++full) {
+          std::vector<double> per;
+          for (int r = 0; r < reps + 1; ++r) {
+            Q.reset();
+            auto k = full ? (wg_scope ? post_kernel<true, true> : post_kernel<true, false>)
+                          : (wg_scope ? post_kernel<false, true> : post_kernel<false, false>);
+            hipLaunchKernelGGL(k, dim3(wgs), dim3(wg_scope ? 256 : 32), 0, 0, Q.desc, src, 0x10000ull, posts, cycles);
+            CHECK(hipGetLastError());
+            CHECK(hipDeviceSynchronize());
+            std::vector<unsigned long long> c(wgs);
+            CHECK(hipMemcpy(c.data(), cycles, wgs * sizeof(c[0]), hipMemcpyDeviceToHost));
+            double sum = 0;
+            for (auto x : c) sum += (double)x;
+            if (r > 0) per.push_back(sum / wgs / posts);  // first launch is warm-up
+          }
+          std::sort(per.begin(), per.end());
+          const double med = median(per), ns = clock_khz ? med / (clock_khz / 1e6) : 0;
+          printf("%-8s %-6s %-6s %4d  %14.1f %14.1f  min %.1f max %.1f cycles\n", host_mem ? "host" : "device",
+                 wg_scope ? "wg" : "thread", full ? "full" : "tmpl", wgs, med, ns, per.front(), per.back());
+          if (out)
+            fprintf(out,
+                    "{\"bench\":\"gda_post_cost\",\"queue_mem\":\"%s\",\"scope\":\"%s\",\"build\":\"%s\",\"work_groups\":%d,"
+                    "\"posts\":%d,\"reps\":%d,\"metric\":\"cycles_per_post\",\"median\":%.2f,\"min\":%.2f,\"max\":%.2f,"
+                    "\"ns_per_post\":%.2f,\"device\":\"%s\",\"platform\":\"%s\"}\n",
+                    host_mem ? "host" : "device", wg_scope ? "wg" : "thread", full ? "full" : "template", wgs, posts,
+                    reps, med, per.front(), per.back(), ns, prop.name, GIO_PLATFORM_NAME);
+        }
+    }
+  if (out) fclose(out);
+  CHECK(hipFree(src));
+  CHECK(hipFree(cycles));
+  shmem_finalize();
+  return 0;
+}

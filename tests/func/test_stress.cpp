@@ -1,0 +1,58 @@
+// Stress: many work-groups each issue a long stream of small puts and atomics to a neighbour,
+// wrapping every gda send queue many times over. Nothing may be lost or reordered per target
+// address: each slot ends with the last value written to it and the atomic counter with the exact
+// number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform, where
+// it runs in CI; the issue's 100000 is run by hand: see results/).
+#include "gio_test.h"
+
+using namespace giotest;
+
+namespace {
+unsigned long ops_per_wg() {
+  unsigned long ops =
+#if defined(GIO_PLATFORM_HOST)
+      2000;
+#else
+      100000;
+#endif
+  for (const std::string& a : ::testing::internal::GetArgvs())
+    if (a.rfind("--gio_stress_ops=", 0) == 0) ops = std::stoul(a.substr(17));
+  return ops;
+}
+
+constexpr unsigned kWgs = 64, kSlots = 32, kAddEvery = 8;
+
+__global__ void stress(uint64_t* slots, uint64_t* counter, unsigned long ops) {
+  if (threadIdx.x != 0) return;
+  const int n = shmem_n_pes(), me = shmem_my_pe(), peer = (me + 1) % n;
+  uint64_t* mine = slots + ((size_t)me * kWgs + blockIdx.x) * kSlots;  // this (PE, wg)'s slots at the peer
+  for (unsigned long i = 1; i <= ops; ++i) {
+    const uint64_t v = ((uint64_t)blockIdx.x << 40) | i;
+    shmem_uint64_put_nbi(mine + i % kSlots, &v, 1, peer);
+    if (i % kAddEvery == 0) shmem_uint64_atomic_add(counter, 1, peer);
+    if (i % 4096 == 0) shmem_quiet();
+  }
+  shmem_quiet();
+}
+}  // namespace
+
+TEST(Stress, SixtyFourWorkGroupsWrapEveryQueue) {
+  const unsigned long ops = ops_per_wg();
+  sym<uint64_t> slots((size_t)npes() * kWgs * kSlots);
+  sym<uint64_t> counter(1);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(stress, dim3(kWgs), dim3(32), 0, 0, slots.get(), counter.get(), ops);
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  const int from = prev_pe();
+  std::vector<uint64_t> got = slots.read();
+  for (unsigned wg = 0; wg < kWgs; ++wg)
+    for (unsigned s = 0; s < kSlots; ++s) {
+      // The last i <= ops with i % kSlots == s.
+      unsigned long last = ops - ((ops - s) % kSlots + kSlots) % kSlots;
+      const uint64_t want = last ? (((uint64_t)wg << 40) | last) : 0;
+      ASSERT_EQ(got[((size_t)from * kWgs + wg) * kSlots + s], want) << "from PE " << from << " wg " << wg << " slot " << s;
+    }
+  EXPECT_EQ(counter.read()[0], (uint64_t)kWgs * (ops / kAddEvery));
+  if (me() == 0) printf("stress: %u work-groups x %lu operations each (+%lu atomics) per PE\n", kWgs, ops, ops / kAddEvery);
+}

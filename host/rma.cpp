@@ -107,9 +107,10 @@ extern "C" uint64_t gio_host_signal_fetch(const uint64_t* sig_addr) {
 extern "C" void* gio_host_ptr(const void* dest, int pe) {
   runtime& r = rt_checked("shmem_ptr");
   const uint8_t* a = (const uint8_t*)dest;
-  if (pe < 0 || pe >= r.n_pes || r.peers[pe].transport != GIO_TRANSPORT_P2P) return nullptr;
+  if (pe < 0 || pe >= r.n_pes) return nullptr;
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) return nullptr;
-  return r.peers[pe].base + (a - r.heap);
+  if (pe == r.my_pe) return (void*)dest;  // a PE's own heap is always load/store reachable
+  return r.peers[pe].transport == GIO_TRANSPORT_P2P ? r.peers[pe].base + (a - r.heap) : nullptr;
 }
 
 extern "C" int gio_host_ctx_create(long options, gio_ctx_v1** ctx) {

@@ -14,7 +14,7 @@
 // Local keys the NIC accepts: the symmetric heap's registration, and (softnic only) the
 // process-wide key that lets a WQE read or write any local address, so non-symmetric source and
 // destination buffers work as they do on p2p. A real ConnectX has no such key: see README.
-#define GIO_GDA_LKEY_ANY_LOCAL 0x00000100u
+#define GIO_GDA_LKEY_ANY_LOCAL 0x00a11000u  // not 0x100: that is rdma-core's MLX5_INVALID_LKEY
 #define GIO_GDA_INLINE_MAX 28u
 
 enum gio_gda_tmpl {  // index into gio_gda_queue_v1::tmpl
@@ -47,6 +47,7 @@ struct gio_gda_queue_v1 {
   uint64_t* db;                 // doorbell register (UAR), 64-bit stores of the ctrl's first 8 B
   uint64_t* scratch;            // one 8-byte landing word per slot (fetched atomics, g)
   uint8_t* slot_kind;           // per slot: gio_gda_tmpl of the static fields it holds
+  uint32_t* slot_hold;          // per slot: 1 while a fetched result in scratch is still unread
   uint64_t remote_base;         // the peer's heap base in the peer's address space (raddr base)
   uint32_t sq_slots;            // power of two
   uint32_t qpn;
@@ -63,7 +64,7 @@ struct gio_gda_queue_v1 {
 
 #ifdef __cplusplus
 static_assert(sizeof(gio_gda_tmpl_v1) == 16, "gda template layout");
-static_assert(offsetof(gio_gda_queue_v1, tmpl) == 72, "gda queue layout");
-static_assert(offsetof(gio_gda_queue_v1, reserved) == 72 + 16 * GIO_GDA_T_COUNT, "gda queue layout");
+static_assert(offsetof(gio_gda_queue_v1, tmpl) == 80, "gda queue layout");
+static_assert(offsetof(gio_gda_queue_v1, reserved) == 80 + 16 * GIO_GDA_T_COUNT, "gda queue layout");
 static_assert(sizeof(gio_gda_queue_v1) % 8 == 0, "gda queue layout");
 #endif

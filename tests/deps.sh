@@ -6,6 +6,8 @@ SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 pkgs=(cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev libboost-context-dev libgtest-dev
       libibverbs-dev rdma-core libfabric-dev python3 python3-pip)
+# clang 14 and its sanitizer/libFuzzer runtime for the softnic fuzzer (tests/fuzz/).
+pkgs+=(clang-14 libclang-rt-14-dev)
 # Debian ships hipcc (compile-only here); Ubuntu's equivalent package has the same name.
 pkgs+=(hipcc)
 missing=()

@@ -29,17 +29,6 @@
 namespace {
 constexpr uint32_t kSlots = 4096;
 
-// Per-queue memory image: descriptor, ring, CQE, records, scratch, slot kinds.
-struct layout {
-  size_t sq = 0, cq, rec, scratch, kinds, bytes;
-  layout() {
-    cq = sq + (size_t)kSlots * 64;
-    rec = cq + 64;
-    scratch = rec + 64;
-    kinds = scratch + (size_t)kSlots * 8;
-    bytes = (kinds + kSlots + 4095) / 4096 * 4096;
-  }
-};
 
 template <bool FULL, bool WG>
 __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64_t raddr_base, int posts,
@@ -67,8 +56,8 @@ struct queues {
   gio_gda_queue_v1* desc = nullptr;
   std::vector<uint8_t> image;
   queues(bool host, int count) : host_mem(host), n(count) {
-    layout L;
-    const size_t desc_bytes = (n * sizeof(gio_gda_queue_v1) + 4095) / 4096 * 4096, total = desc_bytes + n * L.bytes;
+    const size_t per_q = gio::gda_queue_bytes(kSlots);
+    const size_t desc_bytes = (n * sizeof(gio_gda_queue_v1) + 4095) / 4096 * 4096, total = desc_bytes + n * per_q;
     if (host_mem)
       CHECK(hipHostMalloc((void**)&mem, total, 0));
     else
@@ -77,23 +66,16 @@ struct queues {
     desc = (gio_gda_queue_v1*)mem;
     std::vector<gio_gda_queue_v1> d(n);
     for (int i = 0; i < n; ++i) {
-      const size_t base = desc_bytes + i * L.bytes;
+      const size_t base = desc_bytes + i * per_q;
       gio_gda_queue_v1& q = d[i];
       memset(&q, 0, sizeof q);
-      q.sq_slots = kSlots;
       q.qpn = 0x100 + i;
       q.peer = 0;
       // Build the templates in the host image, then point the descriptor at the real memory.
-      q.sq = image.data() + base + L.sq;
-      q.slot_kind = image.data() + base + L.kinds;
+      gio::gda_queue_place(q, image.data() + base, kSlots);
       gio::gda_build_templates(q, 0x47000001u, 0x47000101u);
       gio::gda_prefill_slots(q);
-      q.sq = mem + base + L.sq;
-      q.slot_kind = mem + base + L.kinds;
-      q.cq = (gio::mlx5::cqe64*)(mem + base + L.cq);
-      q.dbrec = (uint32_t*)(mem + base + L.rec);
-      q.db = (uint64_t*)(mem + base + L.rec + 8);
-      q.scratch = (uint64_t*)(mem + base + L.scratch);
+      gio::gda_queue_place(q, mem + base, kSlots);
     }
     memcpy(image.data(), d.data(), n * sizeof(gio_gda_queue_v1));
   }

@@ -43,9 +43,10 @@ GIO_DFN uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
   if (op == mlx5::CQE_REQ_ERR || op == mlx5::CQE_RESP_ERR) completion_error(rt, q);
   plat::fence_system();  // the counter is read after the valid opcode
   const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&q->cq->wqe_counter);
-  // The CQE names a published WQE: extend its 16-bit index below the published count.
-  const uint64_t pub = load64(&q->published);
-  const uint64_t done = pub - (uint16_t)((uint16_t)(pub - 1) - ctr);
+  // The CQE names a reserved WQE (it may complete before its poster bumps `published`): extend its
+  // 16-bit index to the latest full index below the reservation count.
+  const uint64_t res = load64(&q->reserved);
+  const uint64_t done = res - (uint16_t)((uint16_t)(res - 1) - ctr);
   uint64_t cur = load64(&q->completed);
   while (done > cur) {
     const uint64_t seen = plat::atomic_cas(&q->completed, cur, done);
@@ -82,8 +83,9 @@ struct wqe_args {
 
 // Post one WQE of template `kind`; returns its index. FULL builds every field (the NVSHMEM-IBGDA
 // way) instead of relying on the slot's template; it exists to measure what templates save.
+// `hold`: the caller reads the slot's scratch word after completion and then calls release().
 template <bool FULL = false>
-GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_args& a) {
+GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_args& a, bool hold = false) {
   const uint64_t idx = plat::atomic_fetch_add(&q->reserved, (uint64_t)1);
   const uint32_t slots = q->sq_slots;
   if (idx - load64(&q->completed) >= slots)
@@ -95,6 +97,15 @@ GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_a
                                  (unsigned long long)load64(&q->completed));
                  });
   const uint32_t slot = (uint32_t)idx & (slots - 1);
+  // A fetched result from this slot's previous use may still be unread in its scratch word.
+  if (*(volatile uint32_t*)&q->slot_hold[slot])
+    bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for slot %u of the gda "
+                                 "queue to PE %d to release its fetched result\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, slot, q->peer);
+                 });
+  if (hold) q->slot_hold[slot] = 1;
   uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
   mlx5::raddr_seg* r = (mlx5::raddr_seg*)(w + 16);
@@ -163,6 +174,14 @@ GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_a
   *(volatile uint64_t*)q->db = *(const uint64_t*)c;
   plat::atomic_exchange(&q->published, idx + 1);
   return idx;
+}
+
+// Reads the fetched result of WQE `idx` (posted with hold) and frees its slot for reuse.
+GIO_DFN uint64_t take_result(gio_gda_queue_v1* q, uint64_t idx) {
+  const uint32_t slot = (uint32_t)idx & (q->sq_slots - 1);
+  const uint64_t v = *(volatile uint64_t*)&q->scratch[slot];
+  plat::atomic_exchange(&q->slot_hold[slot], 0u);
+  return v;
 }
 
 }  // namespace gda

@@ -47,10 +47,10 @@ GIO_DFN void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1
   if (n <= 8) {
     // laddr 0 asks post() to land the data in the slot's scratch word.
     wqe_args a{raddr(st, q, src), 0, (uint32_t)n, mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL), 0, 0};
-    const uint64_t i = post(rt, q, GIO_GDA_T_GET, a);
+    const uint64_t i = post(rt, q, GIO_GDA_T_GET, a, true);
     wait_done(rt, q, i);
-    const uint8_t* s = (const uint8_t*)&q->scratch[i & (q->sq_slots - 1)];
-    for (size_t k = 0; k < n; ++k) ((uint8_t*)dst)[k] = s[k];
+    const uint64_t v = take_result(q, i);
+    for (size_t k = 0; k < n; ++k) ((uint8_t*)dst)[k] = (uint8_t)(v >> (8 * k));  // little-endian landing word
     return;
   }
   const uint64_t chunk = 1ull << 30;
@@ -68,10 +68,10 @@ GIO_DFN void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1
 GIO_DFN uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint64_t raddr_, uint64_t v, uint64_t c,
                             bool fetch) {
   wqe_args a{raddr_, 0, 0, 0, v, c};
-  const uint64_t idx = post(rt, q, kind, a);
+  const uint64_t idx = post(rt, q, kind, a, fetch);
   if (!fetch) return 0;
   wait_done(rt, q, idx);
-  return *(volatile uint64_t*)&q->scratch[idx & (q->sq_slots - 1)];
+  return take_result(q, idx);
 }
 
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop.

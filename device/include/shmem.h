@@ -59,9 +59,10 @@ namespace dev {
 GIO_DFN void* ptr(const void* dest, int pe) {
   const gio_device_state_v1& st = state_checked("shmem_ptr");
   const uint8_t* a = (const uint8_t*)dest;
-  if ((unsigned)pe >= (unsigned)st.n_pes || st.peer_transport[pe] != GIO_TRANSPORT_P2P) return nullptr;
+  if ((unsigned)pe >= (unsigned)st.n_pes) return nullptr;
   if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size) return nullptr;
-  return p2p::remote(st, dest, pe);
+  if (pe == st.my_pe) return (void*)dest;  // a PE's own heap is always load/store reachable
+  return st.peer_transport[pe] == GIO_TRANSPORT_P2P ? p2p::remote(st, dest, pe) : nullptr;
 }
 }  // namespace dev
 }  // namespace gio

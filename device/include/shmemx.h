@@ -3,3 +3,8 @@
 #pragma once
 #include "shmem.h"
 #include "device/api/scoped.h"
+
+extern "C" {
+// Host: the transport this PE uses to reach `pe` ("p2p", "gda", "proxy", or "none").
+const char* shmemx_transport_name(int pe);
+}

@@ -40,6 +40,7 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpyToSymbol cudaMemcpyToSymbol
 #define hipMemcpyFromSymbol cudaMemcpyFromSymbol
 #define HIP_SYMBOL(s) s
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipDeviceSynchronize cudaDeviceSynchronize
 #define hipSetDevice cudaSetDevice
 #define hipGetDevice cudaGetDevice
@@ -48,6 +49,7 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipDeviceCanAccessPeer cudaDeviceCanAccessPeer
 #define hipDeviceEnablePeerAccess cudaDeviceEnablePeerAccess
 #define hipDeviceGetStreamPriorityRange cudaDeviceGetStreamPriorityRange
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define hipStreamCreate cudaStreamCreate
 #define hipStreamCreateWithFlags cudaStreamCreateWithFlags
 #define hipStreamCreateWithPriority cudaStreamCreateWithPriority

@@ -132,8 +132,20 @@ GIO_DFN T atomic_load_acquire(const T* p) {
 #if defined(GIO_PLATFORM_HIP)
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
 #elif defined(GIO_PLATFORM_CUDA)
-  T v = *(const volatile T*)p;
-  __threadfence_system();  // acquire: later reads may not pass the flag read
+  // One acquire load at system scope (sm_70+): polling loops must not pay a full fence per poll.
+  T v;
+  if (sizeof(T) == 8) {
+    unsigned long long x;
+    asm volatile("ld.acquire.sys.b64 %0, [%1];" : "=l"(x) : "l"(p) : "memory");
+    memcpy(&v, &x, 8);
+  } else if (sizeof(T) == 4) {
+    unsigned int x;
+    asm volatile("ld.acquire.sys.b32 %0, [%1];" : "=r"(x) : "l"(p) : "memory");
+    memcpy(&v, &x, 4);
+  } else {
+    v = *(const volatile T*)p;
+    __threadfence_system();
+  }
   return v;
 #else
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);

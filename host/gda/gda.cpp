@@ -1,4 +1,5 @@
 #include "host/gda/gda.h"
+#include "host/gda/gda_tmpl.h"
 
 #include <cstring>
 
@@ -13,44 +14,6 @@ uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8);
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-// Static fields of each operation: everything the device does not have to write per WQE.
-void build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey) {
-  using namespace mlx5;
-  struct { int kind; uint8_t opcode, opmod, ds; uint32_t lkey; } t[] = {
-      {GIO_GDA_T_PUT, OP_RDMA_WRITE, 0, 3, lkey},
-      {GIO_GDA_T_PUT_INLINE, OP_RDMA_WRITE, 0, 3, 0},
-      {GIO_GDA_T_GET, OP_RDMA_READ, 0, 3, lkey},
-      // Atomic results land in the queue's scratch words, which are outside the heap.
-      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
-  };
-  for (auto& e : t) {
-    gio_gda_tmpl_v1& x = q.tmpl[e.kind];
-    x.qpn_ds = be32((q.qpn << 8) | e.ds);
-    x.opcode = e.opcode;
-    x.opmod = e.opmod;
-    x.fm_ce_se = CE_CQ_UPDATE;  // every WQE completes into the collapsed CQ; quiet reads the latest
-    x.lkey = be32(e.lkey);
-    x.rkey = be32(rkey);
-  }
-}
-
-// Every slot starts as a put, the common case, so a put writes only its dynamic fields.
-void prefill_slots(gio_gda_queue_v1& q) {
-  const gio_gda_tmpl_v1& t = q.tmpl[GIO_GDA_T_PUT];
-  for (uint32_t s = 0; s < q.sq_slots; ++s) {
-    uint8_t* w = q.sq + (size_t)s * mlx5::WQEBB_BYTES;
-    mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
-    c->opmod_idx_opcode = mlx5::be32(t.opcode);
-    c->qpn_ds = t.qpn_ds;
-    c->fm_ce_se = t.fm_ce_se;
-    ((mlx5::raddr_seg*)(w + 16))->rkey = t.rkey;
-    ((mlx5::data_seg*)(w + 32))->lkey = t.lkey;
-    q.slot_kind[s] = GIO_GDA_T_PUT;
-  }
-}
 }  // namespace
 
 void gda_connect(runtime& r) {
@@ -67,7 +30,7 @@ void gda_connect(runtime& r) {
   const size_t nq = (size_t)g->sets * r.n_pes;
   // One block: descriptors | per queue: SQ ring, CQE, dbrec + doorbell, scratch, slot kinds.
   const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
-  const size_t per_q = align_up((size_t)g->slots * 64 + 64 + 64 + (size_t)g->slots * 8 + g->slots, 64);
+  const size_t per_q = gda_queue_bytes(g->slots);
   g->mem_bytes = desc + nq * per_q;
   g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
   g->queues = (gio_gda_queue_v1*)g->mem;
@@ -88,19 +51,12 @@ void gda_connect(runtime& r) {
     for (int pe = 0; pe < r.n_pes; ++pe) {
       const size_t i = (size_t)set * r.n_pes + pe;
       gio_gda_queue_v1& q = g->queues[i];
-      uint8_t* m = g->mem + desc + i * per_q;
-      q.sq = m;
-      q.cq = (mlx5::cqe64*)(m + (size_t)g->slots * 64);
-      q.dbrec = (uint32_t*)(m + (size_t)g->slots * 64 + 64);
-      q.db = (uint64_t*)(m + (size_t)g->slots * 64 + 64 + 8);
-      q.scratch = (uint64_t*)(m + (size_t)g->slots * 64 + 128);
-      q.slot_kind = m + (size_t)g->slots * 64 + 128 + (size_t)g->slots * 8;
+      gda_queue_place(q, g->mem + desc + i * per_q, g->slots);
       q.remote_base = g->remote_base[pe];
-      q.sq_slots = g->slots;
       q.qpn = 0x100u + (uint32_t)i;
       q.peer = pe;
-      build_templates(q, g->local_lkey, g->rkeys[pe]);
-      prefill_slots(q);
+      gda_build_templates(q, g->local_lkey, g->rkeys[pe]);
+      gda_prefill_slots(q);
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
     }
   for (int pe = 0; pe < r.n_pes; ++pe) {

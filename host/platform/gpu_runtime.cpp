@@ -102,6 +102,9 @@ void heap_destroy(void* base, size_t) { (void)hipFree(base); }
 
 void copy(void* dst, const void* src, size_t n, const char* routine) {
   check(hipMemcpy(dst, src, n, hipMemcpyDefault), routine, "hipMemcpy");
+  // hipMemcpy returns before a device-to-device (or pageable host-to-device) copy has landed;
+  // host puts promise completion on return (quiet is a no-op), so wait for the copy here.
+  check(hipStreamSynchronize(0), routine, "hipStreamSynchronize");
 }
 
 uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {

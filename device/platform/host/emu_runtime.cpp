@@ -178,6 +178,15 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device) {
   return hipSuccess;
 }
 
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const void* kernel,
+                                                        int block_size, size_t) {
+  if (!num_blocks || !kernel || block_size <= 0 || block_size > 1024) return fail(hipErrorInvalidValue);
+  const unsigned cores = std::thread::hardware_concurrency() ? std::thread::hardware_concurrency() : 1;
+  const unsigned per_core = ::gio::host::emu_settings().max_concurrent_wg / cores;
+  *num_blocks = per_core ? int(per_core) : 1;
+  return hipSuccess;
+}
+
 hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned flags, int priority) {
   if (!stream) return fail(hipErrorInvalidValue);
   *stream = new (std::nothrow) gio_host_stream{flags, priority};

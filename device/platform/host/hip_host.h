@@ -11,6 +11,10 @@
 #include <cstdint>
 #include <type_traits>
 
+// Kernels compiled into an application read the thread-local indices the scheduler in libgio
+// writes; if the library were built with hidden visibility each side would get its own copy.
+#pragma GCC visibility push(default)
+
 // ---- qualifiers -------------------------------------------------------------------------------
 #define __global__
 #define __device__
@@ -179,3 +183,5 @@ inline void __nanosleep(unsigned) { ::gio::host::yield(); }
 
 #include "device/platform/host/hip_host_atomic.h"
 #include "device/platform/host/hip_host_runtime.h"
+
+#pragma GCC visibility pop

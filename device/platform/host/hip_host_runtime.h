@@ -103,6 +103,18 @@ hipError_t hipGetDevice(int* device);
 hipError_t hipGetDeviceCount(int* count);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int device);
 
+// Work-groups of one kernel that run at once per "multiprocessor" (a CPU core here): the
+// emulator's cap on concurrent work-groups (GIO_HOST_MAX_WG) spread over the cores, so a grid of
+// this times multiProcessorCount is co-resident, as a persistent kernel needs.
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, const void* kernel,
+                                                        int block_size, size_t dynamic_shared);
+template <class... P>
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, void (*kernel)(P...),
+                                                               int block_size, size_t dynamic_shared) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks, reinterpret_cast<const void*>(kernel),
+                                                      block_size, dynamic_shared);
+}
+
 hipError_t hipStreamCreate(hipStream_t* stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned flags);
 hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned flags, int priority);

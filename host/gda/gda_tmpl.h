@@ -1,0 +1,67 @@
+// WQE templates of a gda queue: the static fields of each operation, and every SQ slot prefilled
+// as a put. Split out of gda.cpp so tests/unit/mlx5_format_test.cpp checks the very bytes the
+// host writes at init against rdma-core.
+#pragma once
+#include "runtime/gda.h"
+
+namespace gio {
+
+// Bytes of one queue's memory: SQ ring, collapsed CQE, doorbell record + doorbell word, then per
+// slot an 8-byte scratch word, a hold word and a kind byte.
+inline size_t gda_queue_bytes(uint32_t slots) {
+  return ((size_t)slots * 64 + 64 + 64 + (size_t)slots * (8 + 4 + 1) + 63) / 64 * 64;
+}
+// Points q's rings and records into `m` (gda_queue_bytes(slots) zeroed bytes) and sets sq_slots.
+inline void gda_queue_place(gio_gda_queue_v1& q, uint8_t* m, uint32_t slots) {
+  q.sq = m;
+  q.cq = (mlx5::cqe64*)(m + (size_t)slots * 64);
+  q.dbrec = (uint32_t*)(m + (size_t)slots * 64 + 64);
+  q.db = (uint64_t*)(m + (size_t)slots * 64 + 64 + 8);
+  q.scratch = (uint64_t*)(m + (size_t)slots * 64 + 128);
+  q.slot_hold = (uint32_t*)(m + (size_t)slots * (64 + 8) + 128);
+  q.slot_kind = m + (size_t)slots * (64 + 8 + 4) + 128;
+  q.sq_slots = slots;
+}
+
+// Static fields of each operation: everything the device does not have to write per WQE.
+// `q.qpn` must be set.
+inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey) {
+  using namespace mlx5;
+  struct { int kind; uint8_t opcode, opmod, ds; uint32_t lkey; } t[] = {
+      {GIO_GDA_T_PUT, OP_RDMA_WRITE, 0, 3, lkey},
+      {GIO_GDA_T_PUT_INLINE, OP_RDMA_WRITE, 0, 3, 0},
+      {GIO_GDA_T_GET, OP_RDMA_READ, 0, 3, lkey},
+      // Atomic results land in the queue's scratch words, which are outside the heap.
+      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
+  };
+  for (auto& e : t) {
+    gio_gda_tmpl_v1& x = q.tmpl[e.kind];
+    x.qpn_ds = be32((q.qpn << 8) | e.ds);
+    x.opcode = e.opcode;
+    x.opmod = e.opmod;
+    x.fm_ce_se = CE_CQ_UPDATE;  // every WQE completes into the collapsed CQ; quiet reads the latest
+    x.lkey = be32(e.lkey);
+    x.rkey = be32(rkey);
+  }
+}
+
+// Every slot starts as a put, the common case, so a put writes only its dynamic fields.
+// `q.sq`, `q.slot_kind`, `q.sq_slots` and the templates must be set.
+inline void gda_prefill_slots(gio_gda_queue_v1& q) {
+  const gio_gda_tmpl_v1& t = q.tmpl[GIO_GDA_T_PUT];
+  for (uint32_t s = 0; s < q.sq_slots; ++s) {
+    uint8_t* w = q.sq + (size_t)s * mlx5::WQEBB_BYTES;
+    mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
+    c->opmod_idx_opcode = mlx5::be32(t.opcode);
+    c->qpn_ds = t.qpn_ds;
+    c->fm_ce_se = t.fm_ce_se;
+    ((mlx5::raddr_seg*)(w + 16))->rkey = t.rkey;
+    ((mlx5::data_seg*)(w + 32))->lkey = t.lkey;
+    q.slot_kind[s] = GIO_GDA_T_PUT;
+  }
+}
+
+}  // namespace gio

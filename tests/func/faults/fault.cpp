@@ -1,0 +1,193 @@
+// fault <name>: triggers exactly one misuse of GIO (run as 2 PEs under giorun) so ctest can check
+// that it stops with a clear message and a non-zero exit, never a hang or a silent wrong write.
+// The expected message of each fault is in CMakeLists.txt next to its name.
+//
+// Argument faults are raised by PE 0 only, so the message names a known PE; PE 1 parks in a
+// sleep that mpirun ends when PE 0 aborts (a barrier would time out on its own and race PE 0).
+// On the host platform a device fault exits the process from inside the launch (GIO_EXIT_CODE).
+// On GPUs it traps the kernel after printing the GIO line; the host sees that at the sync and
+// exits non-zero here. Either way, nothing after the fault runs, and a case whose fault did not
+// happen ends with "NO FAULT" and exit code 2.
+//
+// Why a rejected put writes nothing: device/api/dispatch.h (and host/rma.cpp on the host side)
+// check the PE, the address range and the alignment before the transport touches any byte, and
+// put-with-signal checks its signal arguments before the data moves. Case "no_write" checks
+// that from the outside on the host platform (see fault_nowrite.cpp).
+#include <shmem.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+// Case "no_write" (fault_nowrite.cpp): exits by itself.
+void fault_no_write();
+
+namespace {
+
+// Ask for this much from a put that must run past the heap end (CMake runs every case with
+// GIO_SYMMETRIC_SIZE=4M, so it can never fit).
+constexpr size_t kPastEnd = 8u << 20;
+
+enum dev_fault {
+  DF_PUT_PE,
+  DF_PUT_OUTSIDE,
+  DF_PUT_PAST_END,
+  DF_GET_OUTSIDE,
+  DF_AMO_MISALIGNED,
+  DF_WAIT_BAD_CMP,
+  DF_SIGNAL_BAD_OP,
+  DF_WAIT_FOREVER,
+  DF_BARRIER_ALONE,
+  DF_P_UNINIT,
+};
+
+// One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
+// memory, `n` the PE count.
+__global__ void fault_kernel(int which, char* sym, char* priv, int n) {
+  if (which == DF_BARRIER_ALONE) {  // a work-group collective: every thread calls it
+    shmem_barrier_all();
+    return;
+  }
+  if (threadIdx.x != 0) return;
+  uint64_t* sig = (uint64_t*)(sym + 1024);
+  switch (which) {
+    case DF_PUT_PE: shmem_putmem(sym, sym + 64, 8, n); break;
+    case DF_PUT_OUTSIDE: shmem_putmem(priv, sym, 8, 1); break;
+    case DF_PUT_PAST_END: shmem_putmem_nbi(sym, sym, kPastEnd, 1); break;
+    case DF_GET_OUTSIDE: shmem_getmem(sym, priv, 8, 1); break;
+    case DF_AMO_MISALIGNED: shmem_int64_atomic_add((int64_t*)(sym + 4), 1, 1); break;
+    case DF_WAIT_BAD_CMP: shmem_int_wait_until((int*)sym, 42, 0); break;
+    case DF_SIGNAL_BAD_OP: shmem_putmem_signal(sym, sym + 64, 8, sig, 1, 7, 1); break;
+    case DF_WAIT_FOREVER:  // nobody writes 42 here; 7 shows up as the last value seen
+      *(volatile int*)sym = 7;
+      shmem_int_wait_until((int*)sym, SHMEM_CMP_EQ, 42);
+      break;
+    case DF_P_UNINIT: shmem_int_p((int*)priv, 1, 0); break;
+  }
+}
+
+void* device_buffer(size_t bytes) {
+  void* p = nullptr;
+  if (hipMalloc(&p, bytes) != hipSuccess || hipMemset(p, 0, bytes) != hipSuccess) {
+    fprintf(stderr, "fault: hipMalloc of %zu bytes failed\n", bytes);
+    exit(3);
+  }
+  return p;
+}
+
+void fault_launch(int which, char* sym, char* priv, int n, int threads) {
+  hipLaunchKernelGGL(fault_kernel, dim3(1), dim3(threads), 0, 0, which, sym, priv, n);
+  hipError_t e = hipGetLastError();
+  if (e == hipSuccess) e = hipDeviceSynchronize();
+  if (e != hipSuccess) {
+    // The GPU stopped the kernel (GIO traps after printing its line); its context is gone, so
+    // leave without running any teardown that would touch it.
+    fprintf(stderr, "fault: kernel stopped: %s\n", hipGetErrorString(e));
+    fflush(stdout);
+    fflush(stderr);
+    _exit(1);
+  }
+}
+
+void fault_park() {
+  fflush(stdout);
+  fflush(stderr);
+  sleep(60);  // mpirun ends this PE when the faulting one aborts; ctest's TIMEOUT is the backstop
+  fprintf(stderr, "fault: PE %d parked for 60 s: the other PE never stopped the job\n", shmem_my_pe());
+  _exit(4);
+}
+
+// Device faults raised by PE 0 against PE 1 (or PE n).
+void device_fault(int which, int threads = 1) {
+  shmem_init();
+  char* sym = (char*)shmem_calloc(1, 4096);
+  char* priv = (char*)device_buffer(4096);
+  if (shmem_my_pe() != 0) fault_park();
+  fault_launch(which, sym, priv, shmem_n_pes(), threads);
+}
+
+// Initializes, gives every PE a 4 KiB symmetric block, and parks every PE but 0.
+char* pe0_only() {
+  shmem_init();
+  char* sym = (char*)shmem_calloc(1, 4096);
+  if (shmem_my_pe() != 0) fault_park();
+  return sym;
+}
+
+char host_mem[64];  // ordinary host memory, outside every symmetric heap
+
+struct host_case {
+  const char* name;
+  void (*run)();
+};
+// Host-side faults and the runtime's own checks; each must stop inside `run`.
+const host_case kHostCases[] = {
+    {"host_put_pe", [] { char* s = pe0_only(); shmem_putmem(s, host_mem, 8, shmem_n_pes()); }},
+    {"host_put_outside", [] { pe0_only(); shmem_putmem(host_mem, host_mem, 8, 1); }},
+    {"host_put_past_end", [] { char* s = pe0_only(); shmem_putmem(s, host_mem, kPastEnd, 1); }},
+    {"host_get_outside", [] { char* s = pe0_only(); shmem_getmem(s, host_mem, 8, 1); }},
+    {"host_amo_misaligned",
+     [] { char* s = pe0_only(); (void)shmem_int64_atomic_fetch_add((int64_t*)(s + 4), 1, 1); }},
+    {"host_signal_bad_op",
+     [] { char* s = pe0_only(); shmem_putmem_signal(s, s + 64, 8, (uint64_t*)(s + 1024), 1, 7, 1); }},
+    // GIO_SYMMETRIC_SIZE=4M: 3M fits once, not twice. Collective, so every PE reports.
+    {"heap_exhausted", [] { shmem_init(); (void)shmem_malloc(3u << 20); (void)shmem_malloc(3u << 20); }},
+    {"malloc_mismatch", [] { shmem_init(); (void)shmem_malloc(1024 * (shmem_my_pe() + 1)); }},
+    {"free_non_heap", [] { shmem_init(); shmem_free(host_mem); }},
+    {"host_barrier_timeout", [] { shmem_init(); if (shmem_my_pe() != 0) fault_park(); shmem_barrier_all(); }},
+    {"host_before_init", [] { (void)shmem_malloc(64); }},
+    {"host_after_finalize", [] { shmem_init(); shmem_finalize(); (void)shmem_malloc(64); }},
+    {"bad_env", [] { shmem_init(); }},  // run with GIO_SYMMETRIC_SIZE=lots
+    // A kernel that finds no published state: none yet, and none any more.
+    {"dev_before_init", [] { fault_launch(DF_P_UNINIT, nullptr, (char*)device_buffer(64), 2, 1); }},
+    {"dev_after_finalize",
+     [] {
+       shmem_init();
+       char* priv = (char*)device_buffer(64);
+       shmem_finalize();
+       fault_launch(DF_P_UNINIT, nullptr, priv, 2, 1);
+     }},
+    {"no_write", fault_no_write},
+};
+
+struct dev_case {
+  const char* name;
+  int which;
+  int threads;
+};
+const dev_case kDevCases[] = {
+    {"dev_put_pe", DF_PUT_PE, 1},           {"dev_put_outside", DF_PUT_OUTSIDE, 1},
+    {"dev_put_past_end", DF_PUT_PAST_END, 1}, {"dev_get_outside", DF_GET_OUTSIDE, 1},
+    {"dev_amo_misaligned", DF_AMO_MISALIGNED, 1}, {"dev_wait_bad_cmp", DF_WAIT_BAD_CMP, 1},
+    {"dev_signal_bad_op", DF_SIGNAL_BAD_OP, 1}, {"dev_wait_timeout", DF_WAIT_FOREVER, 1},
+    {"dev_barrier_timeout", DF_BARRIER_ALONE, 64},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: fault <name>   (names: see tests/func/faults/CMakeLists.txt)\n");
+    return 64;
+  }
+  const std::string f = argv[1];
+  bool known = false;
+  for (const dev_case& c : kDevCases)
+    if (f == c.name) {
+      known = true;
+      device_fault(c.which, c.threads);
+    }
+  for (const host_case& c : kHostCases)
+    if (f == c.name) {
+      known = true;
+      c.run();
+    }
+  if (!known) {
+    fprintf(stderr, "fault: unknown fault name '%s'\n", f.c_str());
+    return 64;
+  }
+  fprintf(stderr, "fault: NO FAULT: '%s' ran to the end without GIO stopping it\n", f.c_str());
+  return 2;
+}

@@ -1,0 +1,270 @@
+// The softnic's WQE executor on fake memory: each operation moves exactly the right bytes, and each
+// violation yields the syndrome a ConnectX reports while writing nothing at all (both heaps are
+// compared with snapshots, and the fake io records every write it was asked to do).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "runtime/gda.h"
+#include "softnic_fake_io.h"
+
+using namespace gio::mlx5;
+using gio::softnic_result;
+
+namespace {
+using namespace gio_test;
+constexpr size_t kHeap = 4096;
+
+class SoftnicExec : public ::testing::Test {
+ protected:
+  fake_heaps h{kHeap, kHeap, 0x10000000ull};
+  fake_io io{h};
+  gio::softnic_qp_view qp = h.view(kQpn, kLkey, kRkey);
+
+  softnic_result run(const wqe& w, uint16_t expect_idx = 0) {
+    io.readable = {(uintptr_t)w.b, sizeof w.b};  // inline payloads are read from the WQE
+    return gio::softnic_execute(qp, w.b, expect_idx, io);
+  }
+  // An error CQE with `synd`, and not one byte moved anywhere.
+  void expect_refused(const wqe& w, uint8_t synd, uint16_t expect_idx = 0) {
+    const std::vector<uint8_t> local0 = h.local, remote0 = h.remote;
+    const softnic_result r = run(w, expect_idx);
+    EXPECT_EQ(r.cqe_opcode, CQE_REQ_ERR);
+    EXPECT_EQ(r.syndrome, synd) << "syndrome 0x" << std::hex << (int)r.syndrome;
+    EXPECT_TRUE(r.signalled) << "an error always produces a CQE";
+    EXPECT_EQ(r.opcode, ctrl_opcode((const ctrl_seg*)w.b));
+    EXPECT_TRUE(io.writes.empty()) << io.writes.size() << " write(s) issued, first at 0x" << std::hex
+                                   << (io.writes.empty() ? 0 : io.writes[0].at);
+    EXPECT_EQ(io.amos, 0);
+    EXPECT_TRUE(h.local == local0) << "local heap changed";
+    EXPECT_TRUE(h.remote == remote0) << "remote heap changed";
+  }
+  void expect_ok(const softnic_result& r, uint8_t opcode, uint32_t bytes) {
+    EXPECT_EQ(r.cqe_opcode, CQE_REQ) << "syndrome 0x" << std::hex << (int)r.syndrome;
+    EXPECT_EQ(r.opcode, opcode);
+    EXPECT_EQ(r.byte_cnt, bytes);
+    EXPECT_FALSE(io.stray);
+    EXPECT_FALSE(io.stray_read);
+    EXPECT_FALSE(io.bad_amo);
+  }
+  template <class T>
+  T remote_at(size_t off) {
+    T v;
+    memcpy(&v, h.remote.data() + off, sizeof v);
+    return v;
+  }
+  template <class T>
+  void set_remote(size_t off, T v) {
+    memcpy(h.remote.data() + off, &v, sizeof v);
+  }
+};
+}  // namespace
+
+TEST_F(SoftnicExec, WriteMovesExactlyTheRange) {
+  const std::vector<uint8_t> local0 = h.local, remote0 = h.remote;
+  expect_ok(run(rw(OP_RDMA_WRITE, 7, h.raddr(200), 100, h.laddr(8)), 7), OP_RDMA_WRITE, 100);
+  EXPECT_EQ(0, memcmp(h.remote.data() + 200, local0.data() + 8, 100));
+  EXPECT_EQ(0, memcmp(h.remote.data(), remote0.data(), 200));
+  EXPECT_EQ(0, memcmp(h.remote.data() + 300, remote0.data() + 300, kHeap - 300));
+  EXPECT_TRUE(h.local == local0);
+  ASSERT_EQ(io.writes.size(), 1u);
+  EXPECT_EQ(io.writes[0].at, (uintptr_t)h.remote.data() + 200);
+  EXPECT_EQ(io.writes[0].n, 100u);
+}
+
+TEST_F(SoftnicExec, ReadMovesExactlyTheRange) {
+  const std::vector<uint8_t> local0 = h.local, remote0 = h.remote;
+  expect_ok(run(rw(OP_RDMA_READ, 0, h.raddr(kHeap - 64), 64, h.laddr(0))), OP_RDMA_READ, 64);
+  EXPECT_EQ(0, memcmp(h.local.data(), remote0.data() + kHeap - 64, 64));
+  EXPECT_EQ(0, memcmp(h.local.data() + 64, local0.data() + 64, kHeap - 64));
+  EXPECT_TRUE(h.remote == remote0);
+  EXPECT_EQ(io.bytes_written(), 64u);
+}
+
+TEST_F(SoftnicExec, ZeroLengthWriteAtTheEndWritesNothing) {
+  const std::vector<uint8_t> remote0 = h.remote;
+  expect_ok(run(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap), 0, h.laddr(kHeap))), OP_RDMA_WRITE, 0);
+  EXPECT_EQ(io.bytes_written(), 0u);
+  EXPECT_TRUE(h.remote == remote0);
+}
+
+TEST_F(SoftnicExec, InlineWriteCarriesItsPayload) {
+  const uint8_t payload[28] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
+  expect_ok(run(inl(0, h.raddr(16), payload, 12, 3)), OP_RDMA_WRITE, 12);  // 12 B fit ds = 3
+  EXPECT_EQ(0, memcmp(h.remote.data() + 16, payload, 12));
+  expect_ok(run(inl(1, h.raddr(100), payload, 28, 4), 1), OP_RDMA_WRITE, 28);  // 28 B need ds = 4
+  EXPECT_EQ(0, memcmp(h.remote.data() + 100, payload, 28));
+  EXPECT_EQ(io.bytes_written(), 40u);
+}
+
+TEST_F(SoftnicExec, FetchAdd8AndCompareSwap8) {
+  set_remote<uint64_t>(64, 40);
+  expect_ok(run(amo(OP_ATOMIC_FA, 0, h.raddr(64), 2, 0, h.laddr(0))), OP_ATOMIC_FA, 8);
+  EXPECT_EQ(remote_at<uint64_t>(64), 42u);
+  uint64_t fetched;
+  memcpy(&fetched, h.local.data(), 8);
+  EXPECT_EQ(fetched, 40u) << "the old value lands in host byte order";
+
+  expect_ok(run(amo(OP_ATOMIC_CS, 1, h.raddr(64), 0x1122334455667788ull, 41, h.laddr(8)), 1), OP_ATOMIC_CS, 8);
+  EXPECT_EQ(remote_at<uint64_t>(64), 42u) << "compare 41 != 42: no swap";
+  memcpy(&fetched, h.local.data() + 8, 8);
+  EXPECT_EQ(fetched, 42u);
+  expect_ok(run(amo(OP_ATOMIC_CS, 2, h.raddr(64), 0x1122334455667788ull, 42, h.laddr(16)), 2), OP_ATOMIC_CS, 8);
+  EXPECT_EQ(remote_at<uint64_t>(64), 0x1122334455667788ull);
+  EXPECT_EQ(io.amos, 3);
+}
+
+TEST_F(SoftnicExec, Masked4ByteAtomicsTouchOnlyFourBytes) {
+  set_remote<uint32_t>(128, 0xfffffffeu);
+  set_remote<uint32_t>(132, 0xabcdef01u);
+  const uint32_t after0 = 0x5a5a5a5a;
+  memcpy(h.local.data() + 4, &after0, 4);
+  expect_ok(run(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(128), 3, 0, h.laddr(0), 4)), OP_ATOMIC_MASKED_FA, 4);
+  EXPECT_EQ(remote_at<uint32_t>(128), 1u) << "wraps at 32 bits";
+  EXPECT_EQ(remote_at<uint32_t>(132), 0xabcdef01u) << "neighbour untouched";
+  uint32_t fetched, after;
+  memcpy(&fetched, h.local.data(), 4);
+  memcpy(&after, h.local.data() + 4, 4);
+  EXPECT_EQ(fetched, 0xfffffffeu);
+  EXPECT_EQ(after, after0) << "a 4-byte result writes 4 bytes";
+
+  expect_ok(run(amo(OP_ATOMIC_MASKED_CS, 1, h.raddr(128), 77, 1, h.laddr(8), 4), 1), OP_ATOMIC_MASKED_CS, 4);
+  EXPECT_EQ(remote_at<uint32_t>(128), 77u);
+  expect_ok(run(amo(OP_ATOMIC_MASKED_CS, 2, h.raddr(128), 99, 1, h.laddr(8), 4), 2), OP_ATOMIC_MASKED_CS, 4);
+  EXPECT_EQ(remote_at<uint32_t>(128), 77u);
+  memcpy(&fetched, h.local.data() + 8, 4);
+  EXPECT_EQ(fetched, 77u);
+}
+
+TEST_F(SoftnicExec, NopCompletesWithoutTouchingMemory) {
+  wqe w;
+  set_ctrl(w.ctrl(), 0, OP_NOP, 0, kQpn, 1, CE_CQ_UPDATE, 0);
+  const softnic_result r = run(w);
+  EXPECT_EQ(r.cqe_opcode, CQE_REQ);
+  EXPECT_TRUE(io.writes.empty());
+}
+
+// The completion-event bit decides whether a successful WQE produces a CQE.
+TEST_F(SoftnicExec, CeBitSelectsSignalling) {
+  EXPECT_TRUE(run(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0))).signalled);
+  EXPECT_FALSE(run(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey, 3, 0)).signalled);
+  EXPECT_FALSE(run(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey, 3, FM_SMALL_AND_FENCE)).signalled);
+  EXPECT_TRUE(run(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey, 3, CE_CQ_UPDATE | FM_SMALL_AND_FENCE))
+                  .signalled);
+}
+
+
+// ---- violations: the right syndrome, and nothing written ----
+
+TEST_F(SoftnicExec, BadRkeyIsRemoteAccessAndWritesNothing) {
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 64, h.laddr(0), kRkey + 1), SYND_REMOTE_ACCESS);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 64, h.laddr(0), 0), SYND_REMOTE_ACCESS);
+  const uint8_t p[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+  expect_refused(inl(0, h.raddr(0), p, 8, 3, kLkey), SYND_REMOTE_ACCESS);
+  expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, h.laddr(0), 8, ~kRkey), SYND_REMOTE_ACCESS);
+  expect_refused(amo(OP_ATOMIC_MASKED_CS, 0, h.raddr(0), 1, 0, h.laddr(0), 4, kLkey), SYND_REMOTE_ACCESS);
+}
+
+TEST_F(SoftnicExec, RemoteOutOfBoundsIsRemoteAccessAndWritesNothing) {
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap), 1, h.laddr(0)), SYND_REMOTE_ACCESS);       // past the end
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap - 10), 11, h.laddr(0)), SYND_REMOTE_ACCESS); // crosses it
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0) - 1, 2, h.laddr(0)), SYND_REMOTE_ACCESS);       // below the base
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap + 4096), 8, h.laddr(0)), SYND_REMOTE_ACCESS);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(8), 0xffffffffu, h.laddr(0)), SYND_LOCAL_PROT);      // local side first
+  qp.allow_any_local = true;  // so the remote check is the one that fails
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(8), 0xfffffff0u, h.laddr(0), kRkey, GIO_GDA_LKEY_ANY_LOCAL),
+                 SYND_REMOTE_ACCESS);
+  qp.allow_any_local = false;
+  // raddr + len wraps past 2^64: must not pass as a small range.
+  expect_refused(rw(OP_RDMA_WRITE, 0, ~0ull - 3, 64, h.laddr(0)), SYND_REMOTE_ACCESS);
+  const uint8_t p[28] = {};
+  expect_refused(inl(0, h.raddr(kHeap - 4), p, 5, 3), SYND_REMOTE_ACCESS);
+  expect_refused(amo(OP_ATOMIC_CS, 0, h.raddr(kHeap), 1, 0, h.laddr(0)), SYND_REMOTE_ACCESS);
+  expect_refused(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(0) - 4, 1, 0, h.laddr(0), 4), SYND_REMOTE_ACCESS);
+  // The last bytes are still reachable.
+  expect_ok(run(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap - 10), 10, h.laddr(0))), OP_RDMA_WRITE, 10);
+}
+
+TEST_F(SoftnicExec, HeapAtTheTopOfTheAddressSpaceDoesNotWrap) {
+  fake_heaps top(64, 4096, 0ull - 4096);  // remote heap ends exactly at 2^64
+  fake_io tio(top);
+  gio::softnic_qp_view v = top.view(kQpn, kLkey, kRkey);
+  const std::vector<uint8_t> remote0 = top.remote;
+  auto r = gio::softnic_execute(v, rw(OP_RDMA_WRITE, 0, top.raddr(4096 - 8), 16, top.laddr(0)).b, 0, tio);
+  EXPECT_EQ(r.syndrome, SYND_REMOTE_ACCESS);
+  r = gio::softnic_execute(v, rw(OP_RDMA_WRITE, 0, 0 /* = base + size, wrapped */, 8, top.laddr(0)).b, 0, tio);
+  EXPECT_EQ(r.syndrome, SYND_REMOTE_ACCESS);
+  EXPECT_TRUE(tio.writes.empty());
+  EXPECT_TRUE(top.remote == remote0);
+  r = gio::softnic_execute(v, rw(OP_RDMA_WRITE, 0, top.raddr(4096 - 8), 8, top.laddr(0)).b, 0, tio);
+  EXPECT_EQ(r.cqe_opcode, CQE_REQ);
+  EXPECT_EQ(0, memcmp(top.remote.data() + 4088, top.local.data(), 8));
+}
+
+TEST_F(SoftnicExec, BadLkeyOrLocalOutOfBoundsIsLocalProt) {
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey + 1), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(kHeap - 4)), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(0) - 8), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, ~0ull - 3), SYND_LOCAL_PROT);
+  // The softnic's any-local key is refused unless the QP allows it.
+  uint64_t outside = 0;
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, (uintptr_t)&outside, kRkey, GIO_GDA_LKEY_ANY_LOCAL),
+                 SYND_LOCAL_PROT);
+  // An atomic whose result buffer is invalid must not perform the atomic either.
+  expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, h.laddr(0), 8, kRkey, kLkey ^ 1), SYND_LOCAL_PROT);
+  expect_refused(amo(OP_ATOMIC_CS, 0, h.raddr(0), 1, 0, h.laddr(kHeap - 4)), SYND_LOCAL_PROT);
+  expect_refused(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(0), 1, 0, h.laddr(kHeap - 2), 4), SYND_LOCAL_PROT);
+}
+
+TEST_F(SoftnicExec, AnyLocalKeyWorksWhenAllowed) {
+  qp.allow_any_local = true;
+  uint64_t outside = 0;
+  io.also = {(uintptr_t)&outside, sizeof outside};
+  const uint64_t want = remote_at<uint64_t>(24);
+  expect_ok(run(rw(OP_RDMA_READ, 0, h.raddr(24), 8, (uintptr_t)&outside, kRkey, GIO_GDA_LKEY_ANY_LOCAL)),
+            OP_RDMA_READ, 8);
+  EXPECT_EQ(outside, want);
+}
+
+TEST_F(SoftnicExec, WrongIndexOrQpnIsLocalQpOp) {
+  expect_refused(rw(OP_RDMA_WRITE, 5, h.raddr(0), 8, h.laddr(0)), SYND_LOCAL_QP_OP, 4);
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0)), SYND_LOCAL_QP_OP, 0xffff);
+  wqe w = rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0));
+  set_ctrl(w.ctrl(), 0, OP_RDMA_WRITE, 0, kQpn + 1, 3, CE_CQ_UPDATE, 0);
+  expect_refused(w, SYND_LOCAL_QP_OP);
+}
+
+TEST_F(SoftnicExec, UnknownOpcodeIsLocalQpOp) {
+  for (uint8_t op : {(uint8_t)0x01, (uint8_t)OP_SEND, (uint8_t)0x13, (uint8_t)0x25, (uint8_t)0xff})
+    expect_refused(rw(op, 0, h.raddr(0), 8, h.laddr(0)), SYND_LOCAL_QP_OP);
+}
+
+TEST_F(SoftnicExec, TooFewSegmentsIsLocalLength) {
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey, 2), SYND_LOCAL_LENGTH);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(0), kRkey, kLkey, 1), SYND_LOCAL_LENGTH);
+  expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, h.laddr(0), 8, kRkey, kLkey, 3), SYND_LOCAL_LENGTH);
+  expect_refused(amo(OP_ATOMIC_MASKED_CS, 0, h.raddr(0), 1, 0, h.laddr(0), 4, kRkey, kLkey, 2), SYND_LOCAL_LENGTH);
+  // An atomic's data segment must describe exactly its operand size.
+  wqe w = amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, h.laddr(0));
+  set_data((data_seg*)(w.b + 48), 4, kLkey, h.laddr(0));
+  expect_refused(w, SYND_LOCAL_LENGTH);
+}
+
+TEST_F(SoftnicExec, InlineLongerThanTheWqeIsLocalLength) {
+  const uint8_t p[28] = {};
+  expect_refused(inl(0, h.raddr(0), p, 13, 3), SYND_LOCAL_LENGTH);  // 13 B need ds = 4
+  expect_refused(inl(0, h.raddr(0), p, 29, 4), SYND_LOCAL_LENGTH);  // more than one WQEBB holds
+  expect_refused(inl(0, h.raddr(0), nullptr, 0x7fffffffu, 4), SYND_LOCAL_LENGTH);
+}
+
+TEST_F(SoftnicExec, MisalignedAtomicIsRemoteInvalReq) {
+  expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(4), 1, 0, h.laddr(0)), SYND_REMOTE_INVAL_REQ);
+  expect_refused(amo(OP_ATOMIC_CS, 0, h.raddr(1), 1, 0, h.laddr(0)), SYND_REMOTE_INVAL_REQ);
+  expect_refused(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(2), 1, 0, h.laddr(0), 4), SYND_REMOTE_INVAL_REQ);
+  expect_ok(run(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(4), 1, 0, h.laddr(0), 4)), OP_ATOMIC_MASKED_FA, 4);
+}
+
+TEST_F(SoftnicExec, ErrorsAreAlwaysSignalled) {
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), 0, kLkey, 3, 0), SYND_REMOTE_ACCESS);
+}

@@ -1,0 +1,135 @@
+// WQE builders and fake memory for the softnic's WQE executor (host/gda/softnic_exec.h), shared by the unit test
+// and the libFuzzer target: two heaps as plain byte vectors, and an io that performs copies and
+// atomics only inside them, recording every write and flagging any that would land elsewhere.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "device/api/host_entry.h"
+#include "host/gda/softnic_exec.h"
+#include "runtime/gda.h"
+
+namespace gio_test {
+
+struct fake_heaps {
+  std::vector<uint8_t> local, remote;
+  uint64_t remote_base;  // raddr of remote[0] as the peer's NIC sees it
+  fake_heaps(size_t local_bytes, size_t remote_bytes, uint64_t rbase)
+      : local(local_bytes), remote(remote_bytes), remote_base(rbase) {
+    for (size_t i = 0; i < local.size(); ++i) local[i] = (uint8_t)(i * 7 + 1);
+    for (size_t i = 0; i < remote.size(); ++i) remote[i] = (uint8_t)(i * 13 + 5);
+  }
+  gio::softnic_qp_view view(uint32_t qpn, uint32_t lkey, uint32_t rkey) {
+    return gio::softnic_qp_view{qpn,  lkey,        local.data(),  local.size(), false,
+                                rkey, remote_base, remote.data(), remote.size()};
+  }
+  uint64_t laddr(size_t off) const { return (uint64_t)(uintptr_t)local.data() + off; }
+  uint64_t raddr(size_t off) const { return remote_base + off; }
+};
+
+struct write_range {
+  uintptr_t at;
+  size_t n;
+};
+
+struct fake_io final : gio::softnic_io {
+  explicit fake_io(fake_heaps& h) : heaps(h) {}
+  fake_heaps& heaps;
+  std::vector<write_range> writes;
+  bool stray = false;      // a write outside both heaps was attempted (and suppressed)
+  bool stray_read = false; // a copy from outside the heaps and `readable` (other than an 8-byte value)
+  bool bad_amo = false;    // an atomic with an unknown op, size or alignment
+  int amos = 0;
+
+  write_range also{0, 0};      // one more writable range (a buffer reached through the any-local key)
+  write_range readable{0, 0};  // one more readable range (the WQE, for inline payloads)
+
+  static bool in(uintptr_t a, size_t n, uintptr_t b, size_t size) { return a >= b && a - b <= size && n <= size - (a - b); }
+  bool inside(const void* p, size_t n) const {
+    const uintptr_t a = (uintptr_t)p;
+    return in(a, n, (uintptr_t)heaps.local.data(), heaps.local.size()) ||
+           in(a, n, (uintptr_t)heaps.remote.data(), heaps.remote.size()) || (also.n && in(a, n, also.at, also.n));
+  }
+  void copy(void* dst, const void* src, size_t n) override {
+    writes.push_back({(uintptr_t)dst, n});
+    // Small copies may come from the executor's own stack (an atomic's fetched value).
+    if (n > 8 && !inside(src, n) && !(readable.n && in((uintptr_t)src, n, readable.at, readable.n))) stray_read = true;
+    if (!inside(dst, n)) {
+      stray = true;
+      return;
+    }
+    memmove(dst, src, n);
+  }
+  uint64_t amo(void* p, int op, uint64_t value, uint64_t compare, size_t size) override {
+    ++amos;
+    writes.push_back({(uintptr_t)p, size});
+    if (!inside(p, size)) {
+      stray = true;
+      return 0;
+    }
+    if ((size != 4 && size != 8) || (uintptr_t)p % size || (op != GIO_AMO_FETCH_ADD && op != GIO_AMO_CSWAP)) {
+      bad_amo = true;
+      return 0;
+    }
+    const uint64_t mask = size == 8 ? ~0ull : 0xffffffffull;
+    uint64_t old = 0;
+    memcpy(&old, p, size);  // little-endian host: the low `size` bytes
+    uint64_t next = old;
+    if (op == GIO_AMO_FETCH_ADD) next = (old + value) & mask;
+    if (op == GIO_AMO_CSWAP && old == (compare & mask)) next = value & mask;
+    memcpy(p, &next, size);
+    return old;
+  }
+  size_t bytes_written() const {
+    size_t n = 0;
+    for (const auto& w : writes) n += w.n;
+    return n;
+  }
+};
+
+// WQEs as the device builds them, for the QP `fake_heaps::view(kQpn, kLkey, kRkey)`.
+namespace mlx5 = gio::mlx5;
+constexpr uint32_t kQpn = 0x4242, kLkey = 0x1111, kRkey = 0x2222;
+
+struct wqe {
+  alignas(64) uint8_t b[64] = {};  // aligned like the softnic's private copy
+  mlx5::ctrl_seg* ctrl() { return (mlx5::ctrl_seg*)b; }
+};
+
+// ctrl + raddr + data (WRITE/READ).
+inline wqe rw(uint8_t opcode, uint16_t idx, uint64_t raddr, uint32_t len, uint64_t laddr, uint32_t rkey = kRkey,
+              uint32_t lkey = kLkey, uint8_t ds = 3, uint8_t flags = mlx5::CE_CQ_UPDATE) {
+  wqe w;
+  mlx5::set_ctrl(w.ctrl(), idx, opcode, 0, kQpn, ds, flags, 0);
+  mlx5::set_raddr((mlx5::raddr_seg*)(w.b + 16), raddr, rkey);
+  mlx5::set_data((mlx5::data_seg*)(w.b + 32), len, lkey, laddr);
+  return w;
+}
+// ctrl + raddr + atomic + data: 8-byte, or masked 4-byte (operand, compare, masks as BE32 words).
+inline wqe amo(uint8_t opcode, uint16_t idx, uint64_t raddr, uint64_t swap_add, uint64_t compare, uint64_t laddr,
+               size_t size = 8, uint32_t rkey = kRkey, uint32_t lkey = kLkey, uint8_t ds = 4) {
+  wqe w;
+  mlx5::set_ctrl(w.ctrl(), idx, opcode, size == 4 ? mlx5::OPMOD_ATOMIC_4B : 0, kQpn, ds, mlx5::CE_CQ_UPDATE, 0);
+  mlx5::set_raddr((mlx5::raddr_seg*)(w.b + 16), raddr, rkey);
+  if (size == 8) {
+    mlx5::set_atomic((mlx5::atomic_seg*)(w.b + 32), swap_add, compare);
+  } else {
+    const uint32_t words[4] = {mlx5::be32((uint32_t)swap_add), mlx5::be32((uint32_t)compare), ~0u, ~0u};
+    memcpy(w.b + 32, words, sizeof words);
+  }
+  mlx5::set_data((mlx5::data_seg*)(w.b + 48), (uint32_t)size, lkey, laddr);
+  return w;
+}
+// ctrl + raddr + inline header and payload (the header claims `len`; at most 28 B are copied).
+inline wqe inl(uint16_t idx, uint64_t raddr, const void* src, uint32_t len, uint8_t ds, uint32_t rkey = kRkey) {
+  wqe w;
+  mlx5::set_ctrl(w.ctrl(), idx, mlx5::OP_RDMA_WRITE, 0, kQpn, ds, mlx5::CE_CQ_UPDATE, 0);
+  mlx5::set_raddr((mlx5::raddr_seg*)(w.b + 16), raddr, rkey);
+  const uint32_t hdr = mlx5::be32(len | mlx5::INLINE_SEG);
+  memcpy(w.b + 32, &hdr, 4);
+  if (src) memcpy(w.b + 36, src, len < 28 ? len : 28);
+  return w;
+}
+
+}  // namespace gio_test

@@ -3,7 +3,7 @@
 // fields; the device writes the index word, raddr, length and address) against a full build of
 // the same WQE (every field written per operation, as NVSHMEM's IBGDA does). Thread and
 // work-group scope; 1 and 64 work-groups posting at once, each to its own queue; queues in device
-// or in pinned host memory. No NIC consumes these queues: each measurement posts fewer WQEs than
+// or in pinned host memory (descriptors and bookkeeping always in device memory). No NIC consumes these queues: each measurement posts fewer WQEs than
 // a queue holds, so back-pressure never enters the number.
 //   gio-gda-post [--posts N] [--reps R] [--json FILE]
 #include <shmem.h>
@@ -49,38 +49,47 @@ __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64
   if (threadIdx.x == 0) cycles[blockIdx.x] = total;
 }
 
+// `n` queues: rings (what a NIC reads) in device or pinned host memory; descriptors and the
+// per-slot bookkeeping in device memory, as host/gda/gda.cpp lays them out.
 struct queues {
   bool host_mem;
   int n;
-  uint8_t* mem = nullptr;
+  uint8_t* rings = nullptr;
+  uint8_t* dev = nullptr;
   gio_gda_queue_v1* desc = nullptr;
-  std::vector<uint8_t> image;
+  std::vector<uint8_t> ring_image, dev_image;
   queues(bool host, int count) : host_mem(host), n(count) {
-    const size_t per_q = gio::gda_queue_bytes(kSlots);
-    const size_t desc_bytes = (n * sizeof(gio_gda_queue_v1) + 4095) / 4096 * 4096, total = desc_bytes + n * per_q;
+    const size_t ring = gio::gda_ring_bytes(kSlots), book = gio::gda_book_bytes(kSlots);
+    const size_t desc_bytes = (n * sizeof(gio_gda_queue_v1) + 4095) / 4096 * 4096;
     if (host_mem)
-      CHECK(hipHostMalloc((void**)&mem, total, 0));
+      CHECK(hipHostMalloc((void**)&rings, n * ring, 0));
     else
-      CHECK(hipMalloc((void**)&mem, total));
-    image.assign(total, 0);
-    desc = (gio_gda_queue_v1*)mem;
+      CHECK(hipMalloc((void**)&rings, n * ring));
+    CHECK(hipMalloc((void**)&dev, desc_bytes + n * book));
+    ring_image.assign(n * ring, 0);
+    dev_image.assign(desc_bytes + n * book, 0);
+    desc = (gio_gda_queue_v1*)dev;
     std::vector<gio_gda_queue_v1> d(n);
     for (int i = 0; i < n; ++i) {
-      const size_t base = desc_bytes + i * per_q;
       gio_gda_queue_v1& q = d[i];
       memset(&q, 0, sizeof q);
       q.qpn = 0x100 + i;
-      q.peer = 0;
-      // Build the templates in the host image, then point the descriptor at the real memory.
-      gio::gda_queue_place(q, image.data() + base, kSlots);
+      // Build the templates in the host images, then point the descriptor at the real memory.
+      gio::gda_queue_place(q, ring_image.data() + i * ring, dev_image.data() + desc_bytes + i * book, kSlots);
       gio::gda_build_templates(q, 0x47000001u, 0x47000101u);
       gio::gda_prefill_slots(q);
-      gio::gda_queue_place(q, mem + base, kSlots);
+      gio::gda_queue_place(q, rings + i * ring, dev + desc_bytes + i * book, kSlots);
     }
-    memcpy(image.data(), d.data(), n * sizeof(gio_gda_queue_v1));
+    memcpy(dev_image.data(), d.data(), n * sizeof(gio_gda_queue_v1));
   }
-  void reset() { CHECK(hipMemcpy(mem, image.data(), image.size(), hipMemcpyHostToDevice)); }
-  ~queues() { host_mem ? (void)hipHostFree(mem) : (void)hipFree(mem); }
+  void reset() {
+    CHECK(hipMemcpy(rings, ring_image.data(), ring_image.size(), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(dev, dev_image.data(), dev_image.size(), hipMemcpyHostToDevice));
+  }
+  ~queues() {
+    host_mem ? (void)hipHostFree(rings) : (void)hipFree(rings);
+    (void)hipFree(dev);
+  }
 };
 
 double median(std::vector<double> v) {

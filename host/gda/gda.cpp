@@ -28,12 +28,14 @@ void gda_connect(runtime& r) {
   g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
   const size_t nq = (size_t)g->sets * r.n_pes;
-  // One block: descriptors | per queue: SQ ring, CQE, dbrec + doorbell, scratch, slot kinds.
-  const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
-  const size_t per_q = gda_queue_bytes(g->slots);
-  g->mem_bytes = desc + nq * per_q;
+  const size_t ring = gda_ring_bytes(g->slots), book = gda_book_bytes(g->slots);
+  g->mem_bytes = nq * ring;
   g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
-  g->queues = (gio_gda_queue_v1*)g->mem;
+  // Descriptors and bookkeeping: GPU memory (what only the device touches).
+  const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
+  g->dev_bytes = desc + nq * book;
+  g->dev = (uint8_t*)gpu::queue_alloc(g->dev_bytes, false);
+  g->queues = (gio_gda_queue_v1*)g->dev;
 
   // Keys and heap addresses: what a peer's NIC needs to address this PE's heap.
   g->local_lkey = heap_key(r.my_pe);
@@ -47,18 +49,21 @@ void gda_connect(runtime& r) {
     g->remote_base[pe] = all[pe].base;
   }
 
+  g->host_desc.assign(nq, gio_gda_queue_v1{});
   for (uint32_t set = 0; set < g->sets; ++set)
     for (int pe = 0; pe < r.n_pes; ++pe) {
       const size_t i = (size_t)set * r.n_pes + pe;
-      gio_gda_queue_v1& q = g->queues[i];
-      gda_queue_place(q, g->mem + desc + i * per_q, g->slots);
+      gio_gda_queue_v1& q = g->host_desc[i];
+      gda_queue_place(q, g->mem + i * ring, nullptr, g->slots);
       q.remote_base = g->remote_base[pe];
       q.qpn = 0x100u + (uint32_t)i;
       q.peer = pe;
       gda_build_templates(q, g->local_lkey, g->rkeys[pe]);
-      gda_prefill_slots(q);
+      gda_prefill_slots(q);  // the rings are host memory: the CPU writes the templates
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
+      gda_queue_place(q, g->mem + i * ring, g->dev + desc + i * book, g->slots);
     }
+  gpu::copy(g->queues, g->host_desc.data(), nq * sizeof(gio_gda_queue_v1), "shmem_init");
   for (int pe = 0; pe < r.n_pes; ++pe) {
     if (!r.peers[pe].base)
       fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=gda: the softnic cannot reach PE %d's heap (%s)", pe,
@@ -76,6 +81,7 @@ void gda_disconnect(runtime& r) {
   r.gda->stop = true;
   if (r.gda->nic.joinable()) r.gda->nic.join();
   gpu::queue_free(r.gda->mem, true);
+  gpu::queue_free(r.gda->dev, false);
   r.gda.reset();
 }
 

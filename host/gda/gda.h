@@ -13,12 +13,14 @@ namespace gio {
 struct runtime;
 
 struct gda_state {
-  gio_gda_queue_v1* queues = nullptr;  // [sets][n_pes], in queue memory
+  gio_gda_queue_v1* queues = nullptr;  // [sets][n_pes] descriptors, in GPU memory (kernels use these)
+  std::vector<gio_gda_queue_v1> host_desc;  // the same static fields, for the NIC side
   uint32_t sets = 0;
   uint32_t slots = 0;
-  uint8_t* mem = nullptr;              // one block holding descriptors, rings, CQs, records
+  uint8_t* mem = nullptr;              // NIC-visible block: rings, CQs, records, scratch
   size_t mem_bytes = 0;
-  bool host_visible = true;
+  uint8_t* dev = nullptr;              // GPU block: descriptors + per-slot bookkeeping
+  size_t dev_bytes = 0;
   uint32_t local_lkey = 0;
   std::vector<uint32_t> rkeys;         // each PE's heap key
   std::vector<uint64_t> remote_base;   // each PE's heap address in its own process

@@ -6,20 +6,21 @@
 
 namespace gio {
 
-// Bytes of one queue's memory: SQ ring, collapsed CQE, doorbell record + doorbell word, then per
-// slot an 8-byte scratch word, a hold word and a kind byte.
-inline size_t gda_queue_bytes(uint32_t slots) {
-  return ((size_t)slots * 64 + 64 + 64 + (size_t)slots * (8 + 4 + 1) + 63) / 64 * 64;
-}
-// Points q's rings and records into `m` (gda_queue_bytes(slots) zeroed bytes) and sets sq_slots.
-inline void gda_queue_place(gio_gda_queue_v1& q, uint8_t* m, uint32_t slots) {
-  q.sq = m;
-  q.cq = (mlx5::cqe64*)(m + (size_t)slots * 64);
-  q.dbrec = (uint32_t*)(m + (size_t)slots * 64 + 64);
-  q.db = (uint64_t*)(m + (size_t)slots * 64 + 64 + 8);
-  q.scratch = (uint64_t*)(m + (size_t)slots * 64 + 128);
-  q.slot_hold = (uint32_t*)(m + (size_t)slots * (64 + 8) + 128);
-  q.slot_kind = m + (size_t)slots * (64 + 8 + 4) + 128;
+// Queue memory is split by who reads it. The NIC's part (SQ ring, collapsed CQE, doorbell record
+// and doorbell word, scratch landing words) must be visible to the NIC, i.e. host memory for the
+// softnic. The device's own bookkeeping (slot kinds, holds) and the descriptors stay in GPU memory,
+// so the posting path never loads across PCIe.
+inline size_t gda_ring_bytes(uint32_t slots) { return ((size_t)slots * (64 + 8) + 128 + 63) / 64 * 64; }
+inline size_t gda_book_bytes(uint32_t slots) { return ((size_t)slots * (4 + 1) + 63) / 64 * 64; }
+// Points q into `ring` (gda_ring_bytes) and `book` (gda_book_bytes), both zeroed; sets sq_slots.
+inline void gda_queue_place(gio_gda_queue_v1& q, uint8_t* ring, uint8_t* book, uint32_t slots) {
+  q.sq = ring;
+  q.cq = (mlx5::cqe64*)(ring + (size_t)slots * 64);
+  q.dbrec = (uint32_t*)(ring + (size_t)slots * 64 + 64);
+  q.db = (uint64_t*)(ring + (size_t)slots * 64 + 64 + 8);
+  q.scratch = (uint64_t*)(ring + (size_t)slots * 64 + 128);
+  q.slot_hold = (uint32_t*)book;
+  q.slot_kind = book ? book + (size_t)slots * 4 : nullptr;
   q.sq_slots = slots;
 }
 
@@ -49,7 +50,7 @@ inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rke
 }
 
 // Every slot starts as a put, the common case, so a put writes only its dynamic fields.
-// `q.sq`, `q.slot_kind`, `q.sq_slots` and the templates must be set.
+// `q.sq`, `q.sq_slots` and the templates must be set (and CPU-writable).
 inline void gda_prefill_slots(gio_gda_queue_v1& q) {
   const gio_gda_tmpl_v1& t = q.tmpl[GIO_GDA_T_PUT];
   for (uint32_t s = 0; s < q.sq_slots; ++s) {
@@ -60,7 +61,7 @@ inline void gda_prefill_slots(gio_gda_queue_v1& q) {
     c->fm_ce_se = t.fm_ce_se;
     ((mlx5::raddr_seg*)(w + 16))->rkey = t.rkey;
     ((mlx5::data_seg*)(w + 32))->lkey = t.lkey;
-    q.slot_kind[s] = GIO_GDA_T_PUT;
+    if (q.slot_kind) q.slot_kind[s] = GIO_GDA_T_PUT;  // nullptr: zeroed memory already says PUT
   }
 }
 

@@ -32,13 +32,14 @@ void write_cqe(gio_gda_queue_v1& q, const softnic_result& res, uint16_t idx) {
 }  // namespace
 
 void softnic_run(runtime& r, gda_state& g) {
+  gpu::bind_thread(r.device);  // its copies and atomic kernels run on this PE's GPU
   platform_io io;
   const size_t nq = (size_t)g.sets * r.n_pes;
   std::vector<uint64_t> consumed(nq, 0);
   std::vector<bool> failed(nq, false);
   std::vector<softnic_qp_view> views(nq);
   for (size_t i = 0; i < nq; ++i) {
-    const gio_gda_queue_v1& q = g.queues[i];
+    const gio_gda_queue_v1& q = g.host_desc[i];
     const int pe = q.peer;
     views[i] = softnic_qp_view{q.qpn,        g.local_lkey,  r.heap, r.heap_size, true, g.rkeys[pe], g.remote_base[pe],
                                r.peers[pe].base, r.heap_size};
@@ -48,7 +49,7 @@ void softnic_run(runtime& r, gda_state& g) {
   while (!g.stop.load(std::memory_order_relaxed)) {
     bool progress = false;
     for (size_t i = 0; i < nq; ++i) {
-      gio_gda_queue_v1& q = g.queues[i];
+      gio_gda_queue_v1& q = g.host_desc[i];
       const uint16_t pi = (uint16_t)mlx5::be32(__atomic_load_n(&q.dbrec[mlx5::SND_DBR], __ATOMIC_ACQUIRE));
       while ((uint16_t)(pi - (uint16_t)consumed[i]) != 0 && !failed[i]) {
         const uint16_t idx = (uint16_t)consumed[i];

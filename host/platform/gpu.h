@@ -18,6 +18,9 @@ const char* platform_name();
 int device_count();
 // Binds this process to a device by node-local rank; returns its index.
 int select_device(int local_rank);
+// Makes `device` current for the calling thread (runtime threads such as the softnic: a CUDA/HIP
+// thread starts on device 0, whatever its process chose).
+void bind_thread(int device);
 std::string device_description(int device);
 // Default heap size when GIO_SYMMETRIC_SIZE is "auto".
 uint64_t default_heap_size();

@@ -21,6 +21,7 @@ namespace gpu {
 const char* platform_name() { return "host"; }
 int device_count() { return 1; }
 int select_device(int) { return 0; }
+void bind_thread(int) {}
 std::string device_description(int) {
   return "CPU emulation (" + std::to_string(std::thread::hardware_concurrency()) +
          " cores; each work-group an OS thread, each GPU thread a fiber)";

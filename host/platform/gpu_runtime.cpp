@@ -56,6 +56,8 @@ int select_device(int local_rank) {
   return dev;
 }
 
+void bind_thread(int device) { check(hipSetDevice(device), "softnic", "hipSetDevice"); }
+
 std::string device_description(int device) {
   hipDeviceProp_t p;
   if (hipGetDeviceProperties(&p, device) != hipSuccess) return "unknown device";

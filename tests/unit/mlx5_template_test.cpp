@@ -21,8 +21,9 @@ constexpr uint32_t kQpn = 0x1234a5, kLkey = 0x47000101, kRkey = 0x47000201;
 struct test_queue {
   std::vector<uint64_t> mem;  // zeroed, as gpu::queue_alloc hands it out
   gio_gda_queue_v1 q{};
-  explicit test_queue(uint32_t slots) : mem(gio::gda_queue_bytes(slots) / 8, 0) {
-    gio::gda_queue_place(q, (uint8_t*)mem.data(), slots);
+  explicit test_queue(uint32_t slots) : mem((gio::gda_ring_bytes(slots) + gio::gda_book_bytes(slots)) / 8, 0) {
+    uint8_t* m = (uint8_t*)mem.data();
+    gio::gda_queue_place(q, m, m + gio::gda_ring_bytes(slots), slots);
     q.qpn = kQpn;
     q.remote_base = 0x7f0000000000ull;
     gio::gda_build_templates(q, kLkey, kRkey);

@@ -1,0 +1,257 @@
+// Atomics from kernels, for every type each routine is defined for: every thread of several
+// work-groups on every PE hits the same few words at once, and the test checks what only a truly
+// atomic operation can produce (unique tickets, one compare_swap winner, a swap chain that hands
+// every value on exactly once, bits that each thread flips without disturbing its neighbours).
+// A quarter of the threads use the ctx form on SHMEM_CTX_DEFAULT, another quarter on a context
+// their work-group created. Host-initiated atomics are in test_amo_host.cpp.
+#include "amo_ops.h"
+#include "gio_test.h"
+
+#include <algorithm>
+
+using namespace giotest;
+
+namespace {
+const unsigned kWGs = 8, kThreads = 64, kPerPE = kWGs * kThreads;
+// fetch_inc per thread: bursts long enough for work-groups on different cores to overlap, with a
+// barrier between rounds so the threads of one work-group interleave too.
+const unsigned kRounds = 4, kBurst = 8, kTickets = kRounds * kBurst;
+
+// The work-group's context for the ctx forms; `failed` records that none could be created.
+__device__ inline shmem_ctx_t wg_ctx_begin(int* failed) {
+  shmem_ctx_t c;
+  if (shmemx_wg_ctx_create(0, &c) != 0) {
+    if (threadIdx.x == 0) *failed = 1;
+    c = SHMEM_CTX_DEFAULT;
+  }
+  return c;
+}
+__device__ inline void wg_ctx_end(shmem_ctx_t c) {
+  if (c != SHMEM_CTX_DEFAULT) shmemx_wg_ctx_destroy(c);
+}
+// Threads 4k: plain routine; 4k+1: ctx form on the default context; 4k+3: on the work-group's own.
+__device__ inline via pick_via(shmem_ctx_t wg) {
+  return via{(threadIdx.x & 1) != 0, (threadIdx.x & 2) ? wg : SHMEM_CTX_DEFAULT};
+}
+// This thread's number among all threads of all PEs.
+__device__ inline unsigned global_id() {
+  return shmem_my_pe() * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+// Every PE's slices [base + p * per_pe, + per_pe) of a symmetric array, fetched with host getmem.
+template <typename T>
+std::vector<T> gather(const sym<T>& s, size_t base, size_t per_pe) {
+  std::vector<T> all(per_pe * npes());
+  for (int p = 0; p < npes(); ++p)
+    shmem_getmem(all.data() + p * per_pe, s.get() + base + p * per_pe, per_pe * sizeof(T), p);
+  return all;
+}
+
+// `got` holds each of first..first+count-1 exactly once.
+template <typename T>
+::testing::AssertionResult is_permutation_of_range(const std::vector<T>& got, long long first) {
+  std::vector<int> seen(got.size(), 0);
+  for (size_t i = 0; i < got.size(); ++i) {
+    const long long k = (long long)got[i] - first;
+    if (k < 0 || k >= (long long)got.size() || seen[k]++)
+      return ::testing::AssertionFailure() << "value " << (long long)got[i] << " (entry " << i << ") is "
+                                           << (k < 0 || k >= (long long)got.size() ? "out of range" : "repeated");
+  }
+  return ::testing::AssertionSuccess();
+}
+}  // namespace
+
+// ---- fetch / set / swap: every extended type ---------------------------------------------------
+
+// got[id]: what this thread's swap into PE 0's word returned; got[N + id]: its set-then-fetch.
+template <typename O>
+__global__ void ext_kernel(typename O::T* word, typename O::T* slots, typename O::T* got, int* ctx_failed) {
+  typedef typename O::T T;
+  const shmem_ctx_t wg = wg_ctx_begin(ctx_failed);
+  const via v = pick_via(wg);
+  const unsigned id = global_id(), N = shmem_n_pes() * gridDim.x * blockDim.x;
+  const int next = (shmem_my_pe() + 1) % shmem_n_pes();
+  got[id] = O::swap(v, word, (T)(id + 1), 0);
+  O::set(v, slots + id, (T)(id * 3 + 1), next);
+  got[N + id] = O::fetch(v, slots + id, next);
+  wg_ctx_end(wg);
+}
+
+template <typename O>
+void run_ext() {
+  typedef typename O::T T;
+  const size_t N = kPerPE * npes();
+  sym<T> word(1), slots(N), got(2 * N);
+  dbuf<int> ctx_failed(1);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(ext_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, word.get(), slots.get(), got.get(),
+                     ctx_failed.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
+  // Each swap returned the value some other swap left: together with the final value they are
+  // the initial 0 and every thread's value, each exactly once.
+  std::vector<T> chain = gather(got, 0, kPerPE);
+  chain.push_back(O::fetch(via{false, SHMEM_CTX_DEFAULT}, word.get(), 0));
+  EXPECT_TRUE(is_permutation_of_range(chain, 0)) << O::name() << " swap chain";
+  // The previous PE's threads set our slots; each read back exactly what it set.
+  std::vector<T> mine = slots.read(), fetched = got.read();
+  const unsigned from = prev_pe() * kPerPE, my = me() * kPerPE;
+  for (unsigned id = 0; id < N; ++id) {
+    const bool prev_owns = id >= from && id < from + kPerPE;
+    EXPECT_EQ(mine[id], prev_owns ? (T)(id * 3 + 1) : (T)0) << O::name() << " slot " << id;
+    if (id >= my && id < my + kPerPE) EXPECT_EQ(fetched[N + id], (T)(id * 3 + 1)) << O::name() << " fetch " << id;
+    if (::testing::Test::HasFailure()) break;
+  }
+  shmem_barrier_all();
+}
+
+#define EXT_TEST(NAME, TYPE) \
+  TEST(AmoExtDevice, NAME) { run_ext<ext_##NAME>(); }
+GIO_AMO_EXT_TYPES(EXT_TEST)
+#undef EXT_TEST
+
+// ---- fetch_inc, fetch_add, inc, add, compare_swap: every standard type -------------------------
+
+// ctr[0..4] on PE 0 (ctr[1]: on the next PE). What thread `id` got: got[N + id] from fetch_add,
+// got[2N + id] from compare_swap, got[3N + id] the count its compare_swap loop installed,
+// got[(4 + j)N + id] its j-th fetch_inc ticket.
+template <typename O>
+__global__ void std_kernel(typename O::T* ctr, typename O::T* got, int* ctx_failed) {
+  typedef typename O::T T;
+  const shmem_ctx_t wg = wg_ctx_begin(ctx_failed);
+  const via v = pick_via(wg);
+  const unsigned id = global_id(), N = shmem_n_pes() * gridDim.x * blockDim.x;
+  const int next = (shmem_my_pe() + 1) % shmem_n_pes();
+  for (unsigned r = 0; r < kRounds; ++r) {
+    for (unsigned j = r * kBurst; j < (r + 1) * kBurst; ++j) got[(4 + j) * N + id] = O::fetch_inc(v, ctr + 0, 0);
+    __syncthreads();
+  }
+  got[N + id] = O::fetch_add(v, ctr + 1, (T)(id % 5 + 1), next);
+  O::inc(v, ctr + 2, 0);
+  O::add(v, ctr + 2, (T)3, 0);
+  got[2 * N + id] = O::cswap(v, ctr + 3, (T)0, (T)(id + 1), 0);
+  // compare_swap as a counter: retry with the value seen until this thread's increment lands.
+  T expect = 0;
+  for (T old; (old = O::cswap(v, ctr + 4, expect, (T)(expect + 1), 0)) != expect;) expect = old;
+  got[3 * N + id] = (T)(expect + 1);
+  wg_ctx_end(wg);
+}
+
+template <typename O>
+void run_std() {
+  typedef typename O::T T;
+  const size_t N = kPerPE * npes();
+  sym<T> ctr(5), got((4 + kTickets) * N);
+  dbuf<int> ctx_failed(1);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(std_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, ctr.get(), got.get(), ctx_failed.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
+  const via plain{false, SHMEM_CTX_DEFAULT};
+  std::vector<T> c(5);
+  for (int k = 0; k < 5; ++k) c[k] = O::fetch(plain, ctr.get() + k, 0);
+  c[1] = ctr.read()[1];
+  EXPECT_EQ(c[0], (T)(kTickets * N)) << O::name() << " fetch_inc total";
+  std::vector<T> tickets;
+  for (unsigned j = 0; j < kTickets; ++j) {
+    std::vector<T> g = gather(got, (4 + j) * N, kPerPE);
+    tickets.insert(tickets.end(), g.begin(), g.end());
+  }
+  EXPECT_TRUE(is_permutation_of_range(tickets, 0)) << O::name() << " fetch_inc tickets";
+  EXPECT_EQ(c[2], (T)(4 * N)) << O::name() << " inc + add(3)";
+  EXPECT_EQ(c[4], (T)N) << O::name() << " compare_swap counter";
+  EXPECT_TRUE(is_permutation_of_range(gather(got, 3 * N, kPerPE), 1)) << O::name() << " compare_swap counter";
+
+  // fetch_add on our ctr[1] by the previous PE's threads: sorted by what they fetched, each add
+  // starts exactly where the one before ended, and the last ends at the final value.
+  std::vector<T> fa = gather(got, N, kPerPE);
+  std::vector<std::pair<long long, long long>> steps;
+  for (unsigned id = prev_pe() * kPerPE; id < (prev_pe() + 1) * kPerPE; ++id)
+    steps.push_back({(long long)fa[id], (long long)(id % 5 + 1)});
+  std::sort(steps.begin(), steps.end());
+  long long at = 0;
+  for (auto& s : steps) {
+    EXPECT_EQ(s.first, at) << O::name() << " fetch_add returned a value no earlier add left";
+    if (s.first != at) break;
+    at += s.second;
+  }
+  EXPECT_EQ((long long)c[1], at) << O::name() << " fetch_add total";
+
+  // compare_swap(0 -> id + 1) from every thread: exactly one saw 0, all others saw its value.
+  std::vector<T> cs = gather(got, 2 * N, kPerPE);
+  const size_t winners = std::count(cs.begin(), cs.end(), (T)0);
+  EXPECT_EQ(winners, 1u) << O::name() << " compare_swap winners";
+  EXPECT_NE(c[3], (T)0);
+  for (size_t id = 0; id < N; ++id)
+    if (cs[id] != (T)0 && cs[id] != c[3]) {
+      ADD_FAILURE() << O::name() << " compare_swap loser " << id << " saw " << (long long)cs[id];
+      break;
+    }
+  shmem_barrier_all();
+}
+
+#define STD_TEST(NAME, TYPE) \
+  TEST(AmoStdDevice, NAME) { run_std<std_##NAME>(); }
+GIO_AMO_STD_TYPES(STD_TEST)
+#undef STD_TEST
+
+// ---- and / or / xor (+ fetch forms): every bitwise type ----------------------------------------
+
+// Thread `id` owns bit id % bits of word id / bits, which lives on PE (id / bits) % n. It flips its
+// bit through every routine; what each fetch returns for its own bit shows no other thread's
+// update clobbered it. Ends with odd threads' bits set and even threads' bits clear.
+template <typename O>
+__global__ void bit_kernel(typename O::T* words, int* code, int* ctx_failed) {
+  typedef typename O::T T;
+  const shmem_ctx_t wg = wg_ctx_begin(ctx_failed);
+  const via v = pick_via(wg);
+  const unsigned id = global_id(), bits = 8 * sizeof(T), w = id / bits;
+  const int pe = w % shmem_n_pes();
+  T* word = words + w;
+  const T m = (T)(1ull << (id % bits));
+  int seen = 0;
+  seen |= (O::fetch_or(v, word, m, pe) & m) ? 1 : 0;   // 0 -> 1
+  seen |= (O::fetch_xor(v, word, m, pe) & m) ? 2 : 0;  // 1 -> 0
+  seen |= (O::fetch_xor(v, word, m, pe) & m) ? 4 : 0;  // 0 -> 1
+  seen |= (O::fetch_and(v, word, (T)~m, pe) & m) ? 8 : 0;  // 1 -> 0
+  O::or_(v, word, m, pe);
+  O::xor_(v, word, m, pe);
+  O::or_(v, word, m, pe);
+  if (id % 2 == 0) O::and_(v, word, (T)~m, pe);
+  code[blockIdx.x * blockDim.x + threadIdx.x] = seen;
+  wg_ctx_end(wg);
+}
+
+template <typename O>
+void run_bit() {
+  typedef typename O::T T;
+  const unsigned bits = 8 * sizeof(T), N = kPerPE * npes(), nwords = (N + bits - 1) / bits;
+  sym<T> words(nwords);
+  dbuf<int> code(kPerPE), ctx_failed(1);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(bit_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, words.get(), code.get(), ctx_failed.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
+  std::vector<int> c = code.read();
+  for (unsigned t = 0; t < kPerPE; ++t)
+    if (c[t] != (2 | 8)) {
+      ADD_FAILURE() << O::name() << " thread " << me() * kPerPE + t << ": own bit seen as " << c[t];
+      break;
+    }
+  std::vector<T> got = words.read();
+  for (unsigned w = 0; w < nwords; ++w) {
+    unsigned long long want = 0;
+    if ((int)(w % npes()) == me())
+      for (unsigned b = 0; b < bits && w * bits + b < N; ++b) want |= (unsigned long long)(b % 2) << b;
+    EXPECT_EQ(got[w], (T)want) << O::name() << " word " << w;
+  }
+  shmem_barrier_all();
+}
+
+#define BIT_TEST(NAME, TYPE) \
+  TEST(AmoBitDevice, NAME) { run_bit<bit_##NAME>(); }
+GIO_AMO_BIT_TYPES(BIT_TEST)
+#undef BIT_TEST

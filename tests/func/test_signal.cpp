@@ -1,0 +1,314 @@
+// Signals as the only way a kernel learns that data arrived: put-with-signal at every scope
+// (blocking and _nbi, SET and ADD) and "puts, shmem_fence, flag" ordering, each run by many
+// work-groups at once on every PE, with the receiver checking every byte each time it sees the
+// signal; plus signal_set/add/fetch from kernels and from host code. The vector wait/test
+// routines are in test_wait.cpp.
+#include "gio_test.h"
+
+#include <memory>
+
+using namespace giotest;
+
+namespace {
+enum scope_kind { THREAD = 0, WAVE = 1, WG = 2 };
+
+const unsigned kWGs = 64, kThreads = 64;
+const int kIters = 200;
+const size_t kSlice = 2048;  // room per work-group; each sends fewer bytes, from an odd offset
+
+__device__ __host__ inline size_t slice_len(unsigned b) { return 1000 + (b * 97) % 1000; }
+__device__ __host__ inline size_t slice_off(unsigned b) { return b * kSlice + b % 4; }
+
+// Per work-group counters: bytes found wrong, the first iteration with a wrong byte, and signal
+// values that differed from what the wait had just seen.
+struct wg_errors {
+  unsigned bad_bytes, first_bad_iter, bad_signal, unused;
+};
+
+struct ring_args {
+  uint8_t* inbox;  // symmetric: what the previous PE sends us
+  uint8_t* src;    // local: what we send, rewritten every iteration
+  uint64_t* sig;   // symmetric, one per work-group
+  uint64_t* ack;   // symmetric, one per work-group: the receiver has checked iteration i
+  wg_errors* err;
+  int scope;
+};
+
+// Every byte of this work-group's slice from `from` must carry iteration `salt`'s pattern, and
+// the byte after it must be untouched.
+__device__ inline unsigned check_slice(const uint8_t* got, size_t len, int from, unsigned salt) {
+  unsigned bad = 0;
+  for (size_t k = threadIdx.x; k < len; k += blockDim.x) bad += got[k] != pattern(from, k, salt);
+  if (threadIdx.x == 0) bad += got[len] != 0;
+  return bad;
+}
+
+__device__ inline void record(wg_errors* e, unsigned bad, unsigned first, unsigned sig_bad) {
+  if (bad) atomicAdd(&e->bad_bytes, bad);
+  if (first) atomicMin(&e->first_bad_iter, first);
+  if (sig_bad) atomicAdd(&e->bad_signal, sig_bad);
+}
+
+// Work-group b sends its slice to the next PE with one put-with-signal per iteration (blocking or
+// _nbi by b's bit 0, SET or ADD by bit 1), waits for the previous PE's, checks it, and acks it.
+__global__ void put_signal_ring(ring_args a, int iters) {
+  const int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n, prev = (me + n - 1) % n;
+  const unsigned b = blockIdx.x;
+  const bool nbi = b & 1;
+  const int op = (b & 2) ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET;
+  const size_t len = slice_len(b);
+  uint8_t* src = a.src + slice_off(b);
+  uint8_t* dst = a.inbox + slice_off(b);
+  uint64_t* sig = a.sig + b;
+  unsigned bad = 0, first = 0, sig_bad = 0;
+  for (int i = 1; i <= iters; ++i) {
+    const unsigned salt = i * 64 + b;
+    unsigned early = 0;
+    for (size_t k = threadIdx.x; k < len; k += blockDim.x) src[k] = pattern(me, k, salt);
+    __syncthreads();
+    // SET writes the iteration number; ADD adds one per iteration: either way the signal reads i.
+    const uint64_t v = op == SHMEM_SIGNAL_SET ? (uint64_t)i : 1;
+    if (a.scope == THREAD) {
+      if (threadIdx.x == 0)
+        nbi ? shmem_putmem_signal_nbi(dst, src, len, sig, v, op, next) : shmem_putmem_signal(dst, src, len, sig, v, op, next);
+    } else if (a.scope == WAVE) {
+      if (threadIdx.x < (unsigned)warpSize)
+        nbi ? shmemx_putmem_signal_nbi_wave(dst, src, len, sig, v, op, next)
+            : shmemx_putmem_signal_wave(dst, src, len, sig, v, op, next);
+    } else {
+      nbi ? shmemx_putmem_signal_nbi_wg(dst, src, len, sig, v, op, next)
+          : shmemx_putmem_signal_wg(dst, src, len, sig, v, op, next);
+    }
+    if (threadIdx.x == 0) {
+      if (nbi) shmem_quiet();  // completes our _nbi put before `src` is rewritten
+      shmem_signal_wait_until(sig, op == SHMEM_SIGNAL_SET ? SHMEM_CMP_EQ : SHMEM_CMP_GE, (uint64_t)i);
+      sig_bad += shmem_signal_fetch(sig) != (uint64_t)i;
+      // The bytes stored last must be there the moment the signal is seen, not a little later.
+      early = dst[len - 1] != pattern(prev, len - 1, salt);
+    }
+    __syncthreads();
+    const unsigned bad_now = check_slice(dst, len, prev, salt) + early;
+    if (bad_now && !first) first = i;
+    bad += bad_now;
+    __syncthreads();
+    // The sender may only overwrite our inbox once we are done reading it.
+    if (threadIdx.x == 0) {
+      shmem_signal_add(a.ack + b, 1, prev);
+      shmem_signal_wait_until(a.ack + b, SHMEM_CMP_GE, (uint64_t)i);
+    }
+    __syncthreads();
+  }
+  record(a.err + b, bad, first, sig_bad);
+}
+
+// Checks the per-work-group error counters and the final signal values on every PE.
+void expect_clean(const dbuf<wg_errors>& err, const char* what) {
+  std::vector<wg_errors> e = err.read();
+  for (unsigned b = 0; b < kWGs; ++b) {
+    EXPECT_EQ(e[b].bad_bytes, 0u) << what << ": work-group " << b << " first saw wrong data in iteration "
+                                  << e[b].first_bad_iter;
+    EXPECT_EQ(e[b].bad_signal, 0u) << what << ": work-group " << b;
+  }
+}
+
+dbuf<wg_errors>* new_errors() {
+  auto* e = new dbuf<wg_errors>(kWGs);
+  std::vector<wg_errors> init(kWGs, wg_errors{0, ~0u, 0, 0});
+  e->write(init);
+  return e;
+}
+}  // namespace
+
+class PutSignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(PutSignal, ManyWorkGroupsDataCompleteWhenSignalSeen) {
+  sym<uint8_t> inbox(kSlice * kWGs);
+  sym<uint64_t> sig(kWGs), ack(kWGs);
+  dbuf<uint8_t> src(kSlice * kWGs);
+  std::unique_ptr<dbuf<wg_errors>> err(new_errors());
+  shmem_barrier_all();
+  ring_args a{inbox.get(), src.get(), sig.get(), ack.get(), err->get(), GetParam()};
+  hipLaunchKernelGGL(put_signal_ring, dim3(kWGs), dim3(kThreads), 0, 0, a, kIters);
+  ASSERT_TRUE(synced());
+  expect_clean(*err, "putmem_signal");
+  std::vector<uint64_t> s = sig.read(), k = ack.read();
+  for (unsigned b = 0; b < kWGs; ++b) {
+    EXPECT_EQ(s[b], (uint64_t)kIters) << "signal of work-group " << b;
+    EXPECT_EQ(shmem_signal_fetch(sig.get() + b), (uint64_t)kIters) << "host signal_fetch, work-group " << b;
+    EXPECT_EQ(k[b], (uint64_t)kIters) << "acks of work-group " << b;
+  }
+  shmem_barrier_all();
+}
+
+INSTANTIATE_TEST_SUITE_P(AllScopes, PutSignal, ::testing::Values(THREAD, WAVE, WG),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return std::string(i.param == THREAD ? "thread" : i.param == WAVE ? "wave" : "wg");
+                         });
+
+// ---- puts, shmem_fence, then a flag written with shmem_TYPE_p ------------------------------------
+
+struct flag_args {
+  uint8_t* inbox;
+  uint8_t* src;
+  int* iflag;       // symmetric, per work-group: flag of the even work-groups
+  uint64_t* uflag;  // symmetric, per work-group: flag of the odd ones
+  int* ack;         // symmetric, per work-group
+  wg_errors* err;
+};
+
+// The data goes out as several plain puts, then one thread fences and writes the flag; the
+// receiver polls the flag with wait_until and must then find every byte. Work-groups b % 4 < 2:
+// thread 0 issues all the puts (putmem, putmem_nbi, uint8_put); otherwise every thread puts its
+// own chunk and the work-group synchronizes before thread 0's fence, which then orders them all.
+__global__ void fence_flag_ring(flag_args a, int iters) {
+  const int me = shmem_my_pe(), n = shmem_n_pes(), next = (me + 1) % n, prev = (me + n - 1) % n;
+  const unsigned b = blockIdx.x, t = threadIdx.x;
+  const size_t len = slice_len(b), third = len / 3;
+  uint8_t* src = a.src + slice_off(b);
+  uint8_t* dst = a.inbox + slice_off(b);
+  unsigned bad = 0, first = 0;
+  for (int i = 1; i <= iters; ++i) {
+    const unsigned salt = i * 64 + b + 7;
+    unsigned early = 0;
+    for (size_t k = t; k < len; k += blockDim.x) src[k] = pattern(me, k, salt);
+    __syncthreads();
+    if (b % 4 < 2) {
+      if (t == 0) {
+        shmem_putmem(dst, src, third, next);
+        shmem_putmem_nbi(dst + third, src + third, third, next);
+        shmem_uint8_put(dst + 2 * third, src + 2 * third, len - 2 * third, next);
+      }
+    } else {
+      const size_t chunk = (len + blockDim.x - 1) / blockDim.x, lo = t * chunk < len ? t * chunk : len;
+      const size_t hi = lo + chunk < len ? lo + chunk : len;
+      if (hi > lo) (t & 1) ? shmem_putmem_nbi(dst + lo, src + lo, hi - lo, next) : shmem_putmem(dst + lo, src + lo, hi - lo, next);
+    }
+    __syncthreads();
+    if (t == 0) {
+      shmem_fence();
+      if (b % 2 == 0) {
+        shmem_int_p(a.iflag + b, i, next);
+        shmem_int_wait_until(a.iflag + b, SHMEM_CMP_EQ, i);
+      } else {
+        shmem_uint64_p(a.uflag + b, (uint64_t)i, next);
+        shmem_uint64_wait_until(a.uflag + b, SHMEM_CMP_GE, (uint64_t)i);
+      }
+      early = dst[len - 1] != pattern(prev, len - 1, salt);
+    }
+    __syncthreads();
+    const unsigned bad_now = check_slice(dst, len, prev, salt) + early;
+    if (bad_now && !first) first = i;
+    bad += bad_now;
+    __syncthreads();
+    if (t == 0) {
+      shmem_int_p(a.ack + b, i, prev);
+      shmem_int_wait_until(a.ack + b, SHMEM_CMP_GE, i);
+    }
+    __syncthreads();
+  }
+  record(a.err + b, bad, first, 0);
+}
+
+TEST(FenceFlag, ManyWorkGroupsDataCompleteWhenFlagSeen) {
+  sym<uint8_t> inbox(kSlice * kWGs);
+  sym<int> iflag(kWGs), ack(kWGs);
+  sym<uint64_t> uflag(kWGs);
+  dbuf<uint8_t> src(kSlice * kWGs);
+  std::unique_ptr<dbuf<wg_errors>> err(new_errors());
+  shmem_barrier_all();
+  flag_args a{inbox.get(), src.get(), iflag.get(), uflag.get(), ack.get(), err->get()};
+  hipLaunchKernelGGL(fence_flag_ring, dim3(kWGs), dim3(kThreads), 0, 0, a, kIters);
+  ASSERT_TRUE(synced());
+  expect_clean(*err, "fence then flag");
+  std::vector<int> f = iflag.read();
+  std::vector<uint64_t> u = uflag.read();
+  for (unsigned b = 0; b < kWGs; ++b) EXPECT_EQ(b % 2 ? (long long)u[b] : (long long)f[b], kIters) << "flag " << b;
+  shmem_barrier_all();
+}
+
+// ---- signal_set / signal_add / signal_fetch, from kernels and from host code --------------------
+
+// Work-group 0 of PE 0 waits while every other work-group of every PE adds into PE 0's `sum` and
+// one thread per PE sets its slot twice (a SET must overwrite, not accumulate).
+__global__ void signal_counts(uint64_t* sum, uint64_t* slots, uint64_t total, uint64_t* seen) {
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  if (me == 0 && blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      shmem_signal_wait_until(sum, SHMEM_CMP_EQ, total);
+      for (int p = 0; p < n; ++p) shmem_signal_wait_until(slots + p, SHMEM_CMP_EQ, 100 + p);
+      seen[0] = shmem_signal_fetch(sum);
+    }
+    return;
+  }
+  shmem_signal_add(sum, 1 + threadIdx.x % 7, 0);
+  if (blockIdx.x == 1 && threadIdx.x == 0) {
+    shmem_signal_set(slots + me, 50 + me, 0);
+    shmem_signal_set(slots + me, 100 + me, 0);
+  }
+}
+
+// PE 0's kernel waits for the signals other PEs' host code sends, then checks their data.
+__global__ void watch_host_signals(const uint8_t* inbox, uint64_t* sigs, const int* status, uint64_t* hsum,
+                                   uint64_t hsum_want, unsigned* bad, size_t len) {
+  const int n = shmem_n_pes();
+  if (threadIdx.x == 0) {
+    shmem_uint64_wait_until_all(sigs, n, status, SHMEM_CMP_EQ, 1);
+    shmem_signal_wait_until(hsum, SHMEM_CMP_EQ, hsum_want);
+  }
+  __syncthreads();
+  unsigned b = 0;
+  for (int p = 1; p < n; ++p)
+    for (size_t k = threadIdx.x; k < len; k += blockDim.x) b += inbox[p * len + k] != pattern(p, k, 3);
+  if (b) atomicAdd(bad, b);
+}
+
+TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
+  const unsigned wgs = 8, threads = 64;
+  sym<uint64_t> sum(1), slots(npes()), sigs(npes()), hsum(1);
+  const size_t len = 3001;
+  sym<uint8_t> inbox(len * npes());
+  dbuf<uint64_t> seen(1);
+  dbuf<unsigned> bad(1);
+  uint64_t total = 0;
+  for (int p = 0; p < npes(); ++p)
+    for (unsigned b = p == 0 ? 1 : 0; b < wgs; ++b)
+      for (unsigned t = 0; t < threads; ++t) total += 1 + t % 7;
+  shmem_barrier_all();
+  hipLaunchKernelGGL(signal_counts, dim3(wgs), dim3(threads), 0, 0, sum.get(), slots.get(), total, seen.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  if (me() == 0) {
+    EXPECT_EQ(seen.read()[0], total);
+    EXPECT_EQ(shmem_signal_fetch(sum.get()), total);
+    for (int p = 0; p < npes(); ++p) EXPECT_EQ(shmem_signal_fetch(slots.get() + p), (uint64_t)(100 + p)) << "PE " << p;
+  }
+
+  // Host-initiated: every other PE's host code sends data with a signal (blocking or _nbi) and adds
+  // into hsum, while PE 0's kernel waits for all of it.
+  uint64_t hsum_want = 0;
+  for (int p = 1; p < npes(); ++p) hsum_want += 10 + p;
+  shmem_barrier_all();
+  if (me() == 0) {
+    std::vector<int> status(npes(), 0);
+    status[0] = 1;  // nobody signals PE 0's own slot
+    dbuf<int> st(npes());
+    st.write(status);
+    hipLaunchKernelGGL(watch_host_signals, dim3(1), dim3(threads), 0, 0, inbox.get(), sigs.get(), st.get(),
+                       hsum.get(), hsum_want, bad.get(), len);
+    ASSERT_TRUE(synced());
+    EXPECT_EQ(bad.read()[0], 0u) << "data not complete when the host's signal was seen";
+  } else {
+    std::vector<uint8_t> data(len);
+    for (size_t k = 0; k < len; ++k) data[k] = pattern(me(), k, 3);
+    if (me() % 2)
+      shmem_putmem_signal(inbox.get() + me() * len, data.data(), len, sigs.get() + me(), 1, SHMEM_SIGNAL_SET, 0);
+    else
+      shmem_putmem_signal_nbi(inbox.get() + me() * len, data.data(), len, sigs.get() + me(), 1, SHMEM_SIGNAL_ADD, 0);
+    shmem_signal_add(hsum.get(), 5, 0);
+    shmem_signal_add(hsum.get(), 5 + me(), 0);
+    shmem_quiet();
+  }
+  shmem_barrier_all();
+  if (me() == 0) EXPECT_EQ(shmem_signal_fetch(hsum.get()), hsum_want);
+  shmem_barrier_all();
+}

@@ -1,0 +1,66 @@
+// gio-bench's shared host-side types: options, the run's environment, one measurement, statistics.
+// Plain C++ (no kernels), so cli.cpp and report.cpp build with the host compiler.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+enum class scope_t { thread, wave, wg };
+const char* scope_name(scope_t s);
+
+struct options {
+  std::string bench;               // put_latency | bw | msgrate | loggop
+  std::vector<scope_t> scopes;
+  size_t min_size = 1, max_size = 4u << 20;
+  unsigned step = 2;               // sizes: min, min*step, ... <= max
+  std::vector<int> wgs;            // work-groups posting at once
+  int threads = 256;               // threads per work-group (wg scope; bw/msgrate: every scope)
+  int iters = 0, warmup = 0, reps = 0;
+  int train = 16;                  // loggop: messages per train (n)
+  bool bidir = false;
+  bool quick = false;
+  std::string json;                // JSON-lines output file ("" = none)
+  int pair_a = 0, pair_b = 1;      // the measured pair: A initiates and reports, B answers
+  std::vector<size_t> sizes() const;
+};
+
+// Parses argv (argv[1] is the subcommand). Returns false with a message in *err.
+bool parse_options(int argc, char** argv, options* o, std::string* err);
+void print_usage(const char* prog);
+
+// Facts recorded with every measurement.
+struct run_env {
+  int me = 0, npes = 1;
+  bool reporter = false;  // PE A of the pair prints the table and writes the JSON file
+  std::string impl, transport, device, commit, date;
+  int warp = 32;
+};
+
+struct stats {
+  double median = 0, min = 0, max = 0;
+};
+// Median (mean of the two middle samples for an even count), min and max of the samples.
+stats summarize(std::vector<double> v);
+
+// One line of the table and of the JSON file.
+struct record {
+  std::string bench, scope, metric, unit;
+  size_t bytes = 0;
+  int work_groups = 1;
+  stats s;
+};
+
+// Report sink: the table on stdout and the JSON lines file (reporter only).
+void report_open(const run_env& env, const options& o);
+void report(const record& r);
+void report_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void report_close();
+
+const char* build_commit();  // `git describe --always --dirty` of the tree gio-bench was built from
+uint64_t host_now_ns();  // steady clock, for whole-kernel and Inter-K timings
+std::string utc_now_iso();
+
+}  // namespace bench

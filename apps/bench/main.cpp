@@ -1,0 +1,116 @@
+// gio-bench: GIO's put latency, bandwidth, message rate and LogGOP(S) benchmarks (one binary,
+// one subcommand per run). Built twice from these sources when NVSHMEM is found: gio-bench
+// measures GIO, gio-bench-nvshmem measures NVSHMEM with the same kernels (see bench_api.h).
+#include <cstdio>
+#include <thread>
+
+#include "harness.h"
+
+namespace bench {
+
+options g_opt;
+run_env g_env;
+
+int* g_ctx_fail = nullptr;
+namespace {
+bool g_ctx_noted = false;
+}  // namespace
+
+void hip_check(hipError_t e, const char* what) {
+  if (e == hipSuccess) return;
+  fprintf(stderr, "gio-bench: PE %d: %s failed: %s\n", g_env.me, what, hipGetErrorString(e));
+  b_abort(1);
+}
+
+void device_sync(const char* what) {
+  hip_check(hipDeviceSynchronize(), what);
+  hip_check(hipGetLastError(), what);
+}
+
+unsigned latency_threads(scope_t s) {
+  switch (s) {
+    case scope_t::thread: return 1;
+    case scope_t::wave: return (unsigned)g_env.warp;
+    default: return (unsigned)g_opt.threads;
+  }
+}
+
+int* ctx_fail_counter() { return g_ctx_fail; }
+
+void check_ctx_fallback() {
+  int n = 0;
+  hip_check(hipMemcpy(&n, g_ctx_fail, sizeof n, hipMemcpyDeviceToHost), "reading the context counter");
+  if (!n) return;
+  hip_check(hipMemset(g_ctx_fail, 0, sizeof n), "hipMemset");
+  if (!g_ctx_noted && g_env.reporter)
+    fprintf(stderr, "gio-bench: %d work-group(s) got no context of their own and used the default "
+                    "one (raise GIO_NUM_CONTEXTS)\n", n);
+  g_ctx_noted = true;
+}
+
+void fetch(void* host, const void* dev, size_t n, int pe) {
+  if (pe == g_env.me) hip_check(hipMemcpy(host, dev, n, hipMemcpyDeviceToHost), "hipMemcpy(results)");
+  else b_host_get(host, dev, n, pe);
+}
+
+void host_wait_ge(const uint64_t* sig, uint64_t v, const char* what) {
+  const uint64_t t0 = host_now_ns();
+  while (b_host_signal_read(sig) < v) {
+    if (host_now_ns() - t0 > 60ull * 1000000000ull) {
+      fprintf(stderr, "gio-bench: PE %d: %s: waited 60 s for signal %p >= %llu (seen %llu)\n", g_env.me,
+              what, (const void*)sig, (unsigned long long)v, (unsigned long long)b_host_signal_read(sig));
+      b_abort(1);
+    }
+    std::this_thread::yield();  // the peer may share this core (host platform, small machines)
+  }
+}
+
+}  // namespace bench
+
+using namespace bench;
+
+int main(int argc, char** argv) {
+  std::string err;
+  if (argc >= 2 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help")) {
+    print_usage(argv[0]);
+    return 0;
+  }
+  // Parse before init so a typo fails fast, but report it from one PE only after init.
+  bool ok = parse_options(argc, argv, &g_opt, &err);
+  b_init(&argc, &argv);
+  g_env.me = b_my_pe();
+  g_env.npes = b_n_pes();
+  if (!ok || g_opt.pair_a >= g_env.npes || g_opt.pair_b >= g_env.npes) {
+    if (g_env.me == 0) {
+      if (ok) err = "gio-bench needs the pair's two PEs: run it with giorun -n 2 (or more), --pair within range";
+      fprintf(stderr, "gio-bench: %s\n", err.c_str());
+      print_usage(argv[0]);
+    }
+    b_finalize();
+    return 2;
+  }
+  g_env.reporter = g_env.me == g_opt.pair_a;
+  g_env.impl = b_impl();
+  g_env.transport = b_transport(g_env.me == g_opt.pair_a ? g_opt.pair_b : g_opt.pair_a);
+  g_env.date = utc_now_iso();
+  g_env.commit = build_commit();
+  int dev = 0;
+  hipDeviceProp_t prop;
+  hip_check(hipGetDevice(&dev), "hipGetDevice");
+  hip_check(hipGetDeviceProperties(&prop, dev), "hipGetDeviceProperties");
+  g_env.device = prop.name;
+  g_env.warp = prop.warpSize;
+  hip_check(hipMalloc(&g_ctx_fail, sizeof(int)), "hipMalloc(context counter)");
+  hip_check(hipMemset(g_ctx_fail, 0, sizeof(int)), "hipMemset(context counter)");
+  report_open(g_env, g_opt);
+
+  if (g_opt.bench == "put_latency") run_put_latency();
+  else if (g_opt.bench == "bw") run_bw();
+  else if (g_opt.bench == "msgrate") run_msgrate();
+  else run_loggop();
+
+  report_close();
+  hip_check(hipFree(g_ctx_fail), "hipFree");
+  b_finalize();
+  return 0;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Draw gio-bench results: latency-vs-size and bandwidth-vs-size PNGs from JSON-lines files.
+
+  plot.py results/*.jsonl --out results/        -> latency.png, bandwidth.png
+
+One panel per metric (pingpong_half_rtt, put_nbi_quiet, interk_*; bw_uni, bw_bidir), one line per
+(impl, transport, scope, work_groups), log-log axes; the line is the median, the band min..max.
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+LATENCY_METRICS = ["pingpong_half_rtt", "put_nbi_quiet", "interk_half_rtt", "interk_empty"]
+BW_METRICS = ["bw_uni", "bw_bidir"]
+
+
+def load(paths):
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as e:
+                    sys.exit("%s:%d: %s" % (path, n, e))
+    return rows
+
+
+def series(rows, bench, metric):
+    """(impl, transport, scope, work_groups) -> sorted [(bytes, median, min, max)]"""
+    out = collections.defaultdict(list)
+    for r in rows:
+        if r.get("bench") == bench and r.get("metric") == metric and r.get("bytes", 0) > 0:
+            key = (r["impl"], r["transport"], r["scope"], r["work_groups"])
+            out[key].append((r["bytes"], r["median"], r["min"], r["max"]))
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def size_label(b):
+    for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= div and b % div == 0:
+            return "%d %s" % (b // div, unit)
+    return "%d B" % b
+
+
+def draw(rows, bench, metrics, ylabel, path, title):
+    present = [m for m in metrics if series(rows, bench, m)]
+    if not present:
+        return False
+    cols = min(2, len(present))
+    nrows = int(math.ceil(len(present) / cols))
+    fig, axes = plt.subplots(nrows, cols, figsize=(7.5 * cols, 5 * nrows), squeeze=False)
+    for ax, metric in zip(axes.flat, present):
+        colors = plt.get_cmap("tab20").colors
+        markers = {"thread": "o", "wave": "s", "wg": "^", "host": "x"}
+        for i, ((impl, transport, scope, wgs), pts) in enumerate(series(rows, bench, metric).items()):
+            x = [p[0] for p in pts]
+            label = "%s/%s %s wgs=%d" % (impl, transport, scope, wgs)
+            style = "--" if impl == "nvshmem" else "-"
+            (line,) = ax.plot(x, [p[1] for p in pts], style, color=colors[i % len(colors)],
+                              marker=markers.get(scope, "o"), ms=3, label=label)
+            ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=line.get_color(),
+                            alpha=0.15, linewidth=0)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(metric)
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        lo = min(p[0] for pts in series(rows, bench, metric).values() for p in pts)
+        hi = max(p[0] for pts in series(rows, bench, metric).values() for p in pts)
+        ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([size_label(int(t)) for t in ticks], rotation=45, fontsize=7)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(present):]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    print("wrote", path)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+", help="gio-bench --json files")
+    ap.add_argument("--out", default=".", help="folder for the PNGs")
+    args = ap.parse_args()
+    rows = load(args.files)
+    os.makedirs(args.out, exist_ok=True)
+    meta = sorted({"%s @ %s (%s)" % (r.get("device"), r.get("commit"), r.get("date", "")[:10]) for r in rows})
+    title = "; ".join(meta[:2]) + (" ..." if len(meta) > 2 else "")
+    any_ = draw(rows, "put_latency", LATENCY_METRICS, "latency (us)",
+                os.path.join(args.out, "latency.png"), "put latency: " + title)
+    any_ |= draw(rows, "bw", BW_METRICS, "bandwidth (GB/s)",
+                 os.path.join(args.out, "bandwidth.png"), "put bandwidth: " + title)
+    if not any_:
+        sys.exit("no put_latency or bw measurements in " + ", ".join(args.files))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+// Output: a table on stdout and one JSON object per line in the --json file, both from PE A only.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench.h"
+#include "bench_commit.h"  // GIO_BENCH_COMMIT, regenerated at every build
+
+namespace bench {
+namespace {
+const run_env* g_env = nullptr;
+FILE* g_json = nullptr;
+bool g_header = false;
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if ((unsigned char)c < 0x20) {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
+const char* build_commit() { return GIO_BENCH_COMMIT; }
+
+void report_open(const run_env& env, const options& o) {
+  g_env = &env;
+  if (!env.reporter) return;
+  printf("# gio-bench %s  impl=%s transport=%s device=\"%s\" commit=%s date=%s PEs=%d pair=%d,%d\n",
+         o.bench.c_str(), env.impl.c_str(), env.transport.c_str(), env.device.c_str(),
+         env.commit.c_str(), env.date.c_str(), env.npes, o.pair_a, o.pair_b);
+  printf("# iters=%d warmup=%d reps=%d threads/wg=%d%s\n", o.iters, o.warmup, o.reps, o.threads,
+         o.quick ? " (quick)" : "");
+  if (!o.json.empty()) {
+    g_json = fopen(o.json.c_str(), "w");
+    if (!g_json) {
+      fprintf(stderr, "gio-bench: cannot write %s\n", o.json.c_str());
+      exit(1);
+    }
+  }
+  fflush(stdout);
+}
+
+void report(const record& r) {
+  if (!g_env || !g_env->reporter) return;
+  if (!g_header) {
+    printf("%-12s %-16s %-7s %4s %10s %12s %12s %12s  %s\n", "bench", "metric", "scope", "wgs",
+           "bytes", "median", "min", "max", "unit");
+    g_header = true;
+  }
+  printf("%-12s %-16s %-7s %4d %10zu %12.4g %12.4g %12.4g  %s\n", r.bench.c_str(), r.metric.c_str(),
+         r.scope.c_str(), r.work_groups, r.bytes, r.s.median, r.s.min, r.s.max, r.unit.c_str());
+  fflush(stdout);
+  if (!g_json) return;
+  const run_env& e = *g_env;
+  fprintf(g_json,
+          "{\"bench\": %s, \"impl\": %s, \"transport\": %s, \"scope\": %s, \"bytes\": %zu, "
+          "\"work_groups\": %d, \"metric\": %s, \"median\": %.9g, \"min\": %.9g, \"max\": %.9g, "
+          "\"unit\": %s, \"device\": %s, \"commit\": %s, \"date\": %s, \"pes\": %d}\n",
+          json_str(r.bench).c_str(), json_str(e.impl).c_str(), json_str(e.transport).c_str(),
+          json_str(r.scope).c_str(), r.bytes, r.work_groups, json_str(r.metric).c_str(), r.s.median,
+          r.s.min, r.s.max, json_str(r.unit).c_str(), json_str(e.device).c_str(),
+          json_str(e.commit).c_str(), json_str(e.date).c_str(), e.npes);
+  fflush(g_json);
+}
+
+void report_note(const char* fmt, ...) {
+  if (!g_env || !g_env->reporter) return;
+  va_list ap;
+  va_start(ap, fmt);
+  printf("# ");
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+  fflush(stdout);
+}
+
+void report_close() {
+  if (g_json) fclose(g_json);
+  g_json = nullptr;
+}
+
+}  // namespace bench

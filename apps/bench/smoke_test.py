@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""CI smoke test for one gio-bench subcommand: run it at 2 PEs with --quick and check every JSON
+line (parses, required keys, sane values, the expected metrics present). Also usable on results:
+  smoke_test.py --check FILE.jsonl [--sub put_latency] [--transport p2p]"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+REQUIRED = ["bench", "transport", "scope", "bytes", "work_groups", "metric", "median", "min", "max",
+            "unit", "device", "commit", "date", "impl"]
+# Metrics each run must produce. bw/msgrate also run with --bidir.
+EXPECTED = {
+    "put_latency": {"pingpong_half_rtt", "put_nbi_quiet", "interk_half_rtt", "interk_empty"},
+    "bw": {"bw_uni"},
+    "msgrate": {"msgrate_uni"},
+    "loggop": {"prtt_1_0", "prtt_n_0", "prtt_n_d", "o", "L", "g", "G", "S"},
+}
+BIDIR = {"bw": "bw_bidir", "msgrate": "msgrate_bidir"}
+# Differences and fit coefficients may be <= 0 when noise dominates; they must only be finite.
+SIGNED = {"o", "g", "G"}
+
+
+def check_file(path, sub, expected, transport=None):
+    errors = []
+    seen = set()
+    with open(path) as f:
+        lines = [l for l in f if l.strip()]
+    if not lines:
+        return ["%s: no JSON lines" % path]
+    for n, line in enumerate(lines, 1):
+        where = "%s:%d" % (path, n)
+        try:
+            r = json.loads(line)
+        except ValueError as e:
+            errors.append("%s: does not parse: %s" % (where, e))
+            continue
+        missing = [k for k in REQUIRED if k not in r]
+        if missing:
+            errors.append("%s: missing %s" % (where, ", ".join(missing)))
+            continue
+        seen.add(r["metric"])
+        if sub and r["bench"] != sub:
+            errors.append("%s: bench %r, expected %r" % (where, r["bench"], sub))
+        if transport and r["transport"] != transport:
+            errors.append("%s: transport %r, expected %r" % (where, r["transport"], transport))
+        if r["impl"] not in ("gio", "nvshmem"):
+            errors.append("%s: impl %r" % (where, r["impl"]))
+        for k in ("transport", "device", "commit", "date", "unit", "scope"):
+            if not isinstance(r[k], str) or not r[k]:
+                errors.append("%s: %s is empty" % (where, k))
+        if not isinstance(r["bytes"], int) or r["bytes"] < 0:
+            errors.append("%s: bytes %r" % (where, r["bytes"]))
+        if not isinstance(r["work_groups"], int) or r["work_groups"] < 1:
+            errors.append("%s: work_groups %r" % (where, r["work_groups"]))
+        vals = [r["min"], r["median"], r["max"]]
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in vals):
+            errors.append("%s: non-finite value in %r" % (where, vals))
+            continue
+        if not vals[0] <= vals[1] <= vals[2]:
+            errors.append("%s: not min <= median <= max: %r" % (where, vals))
+        if r["metric"] not in SIGNED and vals[0] <= 0:
+            errors.append("%s: %s must be positive: %r" % (where, r["metric"], vals))
+    for m in sorted(expected - seen):
+        errors.append("%s: no %s measurement" % (path, m))
+    return errors
+
+
+def run(args, extra, path):
+    if os.path.exists(path):
+        os.remove(path)
+    cmd = [args.giorun, "-n", "2", args.bench, args.sub, "--quick", "--json", path] + extra
+    print("+", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, timeout=args.timeout)
+    if p.returncode != 0:
+        return ["%s exited with %d" % (" ".join(cmd), p.returncode)]
+    return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--giorun")
+    ap.add_argument("--bench")
+    ap.add_argument("--sub")
+    ap.add_argument("--json")
+    ap.add_argument("--transport", help="the transport every line must record")
+    ap.add_argument("--check", help="only check this JSON-lines file")
+    ap.add_argument("--timeout", type=int, default=100)
+    args = ap.parse_args()
+    if args.check:
+        errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
+    else:
+        errors = run(args, [], args.json)
+        if not errors:
+            errors = check_file(args.json, args.sub, EXPECTED[args.sub], args.transport)
+        if not errors and args.sub in BIDIR:
+            path = args.json.replace(".jsonl", "_bidir.jsonl")
+            errors = run(args, ["--bidir"], path)
+            if not errors:
+                errors = check_file(path, args.sub, {BIDIR[args.sub]}, args.transport)
+    for e in errors:
+        print("FAIL:", e)
+    print("OK" if not errors else "%d problem(s)" % len(errors))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

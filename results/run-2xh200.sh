@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
+# root. Usage: results/run-2xh200.sh OUTDIR [parts...]   parts: build tests bench nvshmem gda jacobi
+# (default: all). Every command it runs is echoed into OUTDIR/commands.txt.
+set -uo pipefail
+out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
+parts=${*:-build tests bench nvshmem gda jacobi}
+mkdir -p "$out"
+B=bc/bin
+export GIO_SYMMETRIC_SIZE=2G NVSHMEM_SYMMETRIC_SIZE=2G NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
+run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
+has() { [[ " $parts " == *" $1 "* ]]; }
+git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
+nvidia-smi -L > "$out/device.txt"
+
+if has build; then
+  cmake -S . -B bc -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES=2 > "$out/build.log" 2>&1
+  ninja -C bc -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
+fi
+if has tests; then
+  (cd bc && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1
+  tail -15 "$out/ctest.log"
+fi
+if has bench; then
+  for t in p2p gda; do
+    GIO_TRANSPORT=$t run $B/giorun -n 2 $B/gio-bench put_latency --wgs 1,8,64 --json "$out/gio-$t-put_latency.jsonl" > "$out/gio-$t-put_latency.txt" 2>&1
+  done
+  GIO_NUM_CONTEXTS=132 run $B/giorun -n 2 $B/gio-bench bw --wgs 8,32,132 --scope wg --json "$out/gio-p2p-bw.jsonl" > "$out/gio-p2p-bw.txt" 2>&1
+  GIO_NUM_CONTEXTS=132 run $B/giorun -n 2 $B/gio-bench msgrate --wgs 1,32,132 --json "$out/gio-p2p-msgrate.jsonl" > "$out/gio-p2p-msgrate.txt" 2>&1
+  run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-p2p-loggop.jsonl" > "$out/gio-p2p-loggop.txt" 2>&1
+fi
+if has nvshmem && [[ -x $B/gio-bench-nvshmem ]]; then
+  run $B/giorun -n 2 $B/gio-bench-nvshmem put_latency --wgs 1,8,64 --json "$out/nvshmem-put_latency.jsonl" > "$out/nvshmem-put_latency.txt" 2>&1
+  run $B/giorun -n 2 $B/gio-bench-nvshmem bw --wgs 8,32,132 --scope wg --json "$out/nvshmem-bw.jsonl" > "$out/nvshmem-bw.txt" 2>&1
+  run $B/giorun -n 2 $B/gio-bench-nvshmem msgrate --wgs 1,32,132 --json "$out/nvshmem-msgrate.jsonl" > "$out/nvshmem-msgrate.txt" 2>&1
+  run $B/giorun -n 2 $B/gio-bench-nvshmem loggop --json "$out/nvshmem-loggop.jsonl" > "$out/nvshmem-loggop.txt" 2>&1
+fi
+if has gda; then
+  run $B/gio-gda-post --json "$out/gda_post.jsonl" > "$out/gda_post.txt" 2>&1
+  GIO_TRANSPORT=gda run $B/giorun -n 2 $B/test_stress --gio_stress_ops=3000 > "$out/gda_stress.txt" 2>&1
+fi
+if has jacobi && [[ -x $B/jacobi2d ]]; then
+  T=500 run apps/jacobi2d/scaling.sh -b bc -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+fi
+python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true

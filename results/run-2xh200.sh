@@ -6,7 +6,7 @@ set -uo pipefail
 out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
 parts=${*:-build tests bench nvshmem gda jacobi}
 mkdir -p "$out"
-B=bc/bin
+B=build-gpu/bin
 export GIO_SYMMETRIC_SIZE=2G NVSHMEM_SYMMETRIC_SIZE=2G NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
@@ -16,11 +16,11 @@ git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
 nvidia-smi -L > "$out/device.txt"
 
 if has build; then
-  cmake -S . -B bc -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES=2 > "$out/build.log" 2>&1
-  ninja -C bc -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
+  cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES=2 > "$out/build.log" 2>&1
+  ninja -C build-gpu -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
 fi
 if has tests; then
-  (cd bc && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1
+  (cd build-gpu && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1
   tail -15 "$out/ctest.log"
 fi
 if has bench; then
@@ -42,6 +42,6 @@ if has gda; then
   GIO_TRANSPORT=gda run $B/giorun -n 2 $B/test_stress --gio_stress_ops=3000 > "$out/gda_stress.txt" 2>&1
 fi
 if has jacobi && [[ -x $B/jacobi2d ]]; then
-  T=500 run apps/jacobi2d/scaling.sh -b bc -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+  T=500 run apps/jacobi2d/scaling.sh -b build-gpu -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
 fi
 python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true

@@ -2,9 +2,13 @@
 // that the AMO tests are written once as templates yet every call still goes through the routine
 // of that exact name (int and int32 may be the same C type, but shmem_int_* and shmem_int32_* are
 // different routines and both must work). Every operation can be routed through the plain name or
-// the ctx form, so the same checks cover shmem_ctx_TYPE_atomic_*.
+// the ctx form, so the same checks cover shmem_ctx_TYPE_atomic_*. Shared by test_amo.cpp and
+// test_amo_host.cpp, with the permutation check both use.
 #pragma once
+#include <gtest/gtest.h>
 #include <shmem.h>
+
+#include <vector>
 
 namespace giotest {
 
@@ -58,5 +62,18 @@ GIO_AMO_STD_TYPES(GIOTEST_STD_OPS)
   };
 GIO_AMO_BIT_TYPES(GIOTEST_BIT_OPS)
 #undef GIOTEST_BIT_OPS
+
+// `got` holds each of first, first + 1, ..., first + got.size() - 1 exactly once.
+template <typename T>
+::testing::AssertionResult is_permutation_of_range(const std::vector<T>& got, long long first) {
+  std::vector<int> seen(got.size(), 0);
+  for (size_t i = 0; i < got.size(); ++i) {
+    const long long k = (long long)got[i] - first;
+    if (k < 0 || k >= (long long)got.size() || seen[k]++)
+      return ::testing::AssertionFailure() << "value " << (long long)got[i] << " (entry " << i << ") is "
+                                           << (k < 0 || k >= (long long)got.size() ? "out of range" : "repeated");
+  }
+  return ::testing::AssertionSuccess();
+}
 
 }  // namespace giotest

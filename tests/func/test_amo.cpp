@@ -47,18 +47,6 @@ std::vector<T> gather(const sym<T>& s, size_t base, size_t per_pe) {
   return all;
 }
 
-// `got` holds each of first..first+count-1 exactly once.
-template <typename T>
-::testing::AssertionResult is_permutation_of_range(const std::vector<T>& got, long long first) {
-  std::vector<int> seen(got.size(), 0);
-  for (size_t i = 0; i < got.size(); ++i) {
-    const long long k = (long long)got[i] - first;
-    if (k < 0 || k >= (long long)got.size() || seen[k]++)
-      return ::testing::AssertionFailure() << "value " << (long long)got[i] << " (entry " << i << ") is "
-                                           << (k < 0 || k >= (long long)got.size() ? "out of range" : "repeated");
-  }
-  return ::testing::AssertionSuccess();
-}
 }  // namespace
 
 // ---- fetch / set / swap: every extended type ---------------------------------------------------

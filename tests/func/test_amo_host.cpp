@@ -12,19 +12,6 @@ using namespace giotest;
 namespace {
 const int kOps = 256;  // atomics per PE per check: enough for the PEs' loops to overlap
 
-// The same checks as in test_amo.cpp, for values gathered from every PE.
-template <typename T>
-::testing::AssertionResult is_permutation_of_range(const std::vector<T>& got, long long first) {
-  std::vector<int> seen(got.size(), 0);
-  for (size_t i = 0; i < got.size(); ++i) {
-    const long long k = (long long)got[i] - first;
-    if (k < 0 || k >= (long long)got.size() || seen[k]++)
-      return ::testing::AssertionFailure() << "value " << (long long)got[i] << " (entry " << i << ") is "
-                                           << (k < 0 || k >= (long long)got.size() ? "out of range" : "repeated");
-  }
-  return ::testing::AssertionSuccess();
-}
-
 // Every PE's `count` values at `local`, gathered into one vector through a symmetric staging array.
 template <typename T>
 std::vector<T> all_pes(const std::vector<T>& local) {

@@ -27,7 +27,7 @@ struct wg_errors {
 
 struct ring_args {
   uint8_t* inbox;  // symmetric: what the previous PE sends us
-  uint8_t* src;    // local: what we send, rewritten every iteration
+  uint8_t* src;    // what we send, rewritten every iteration
   uint64_t* sig;   // symmetric, one per work-group
   uint64_t* ack;   // symmetric, one per work-group: the receiver has checked iteration i
   wg_errors* err;
@@ -124,7 +124,7 @@ class PutSignal : public ::testing::TestWithParam<int> {};
 TEST_P(PutSignal, ManyWorkGroupsDataCompleteWhenSignalSeen) {
   sym<uint8_t> inbox(kSlice * kWGs);
   sym<uint64_t> sig(kWGs), ack(kWGs);
-  dbuf<uint8_t> src(kSlice * kWGs);
+  sym<uint8_t> src(kSlice * kWGs);  // in the heap, so a real NIC (gda) may read it too
   std::unique_ptr<dbuf<wg_errors>> err(new_errors());
   shmem_barrier_all();
   ring_args a{inbox.get(), src.get(), sig.get(), ack.get(), err->get(), GetParam()};
@@ -213,7 +213,7 @@ TEST(FenceFlag, ManyWorkGroupsDataCompleteWhenFlagSeen) {
   sym<uint8_t> inbox(kSlice * kWGs);
   sym<int> iflag(kWGs), ack(kWGs);
   sym<uint64_t> uflag(kWGs);
-  dbuf<uint8_t> src(kSlice * kWGs);
+  sym<uint8_t> src(kSlice * kWGs);  // in the heap, so a real NIC (gda) may read it too
   std::unique_ptr<dbuf<wg_errors>> err(new_errors());
   shmem_barrier_all();
   flag_args a{inbox.get(), src.get(), iflag.get(), uflag.get(), ack.get(), err->get()};

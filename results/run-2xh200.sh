@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
-# root. Usage: results/run-2xh200.sh OUTDIR [parts...]   parts: build tests bench nvshmem gda jacobi
-# (default: all). Every command it runs is echoed into OUTDIR/commands.txt.
+# root. Usage: results/run-2xh200.sh OUTDIR [parts...]
+#   parts: build tests gdatests bench latency bw nvshmem gda jacobi jacobi-lite (default: the full set)
+# Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
 out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
 parts=${*:-build tests bench nvshmem gda jacobi}
@@ -22,6 +23,21 @@ fi
 if has tests; then
   (cd build-gpu && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1
   tail -15 "$out/ctest.log"
+fi
+if has gdatests; then
+  (cd build-gpu && T=400 run ctest -R "gda" -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest-gda.log" 2>&1
+  tail -12 "$out/ctest-gda.log"
+fi
+if has latency; then
+  run $B/giorun -n 2 $B/gio-bench put_latency --wgs 1,64 --json "$out/gio-p2p-put_latency.jsonl" > "$out/gio-p2p-put_latency.txt" 2>&1
+  [[ -x $B/gio-bench-nvshmem ]] && run $B/giorun -n 2 $B/gio-bench-nvshmem put_latency --wgs 1,64 --json "$out/nvshmem-put_latency.jsonl" > "$out/nvshmem-put_latency.txt" 2>&1
+fi
+if has bw; then
+  GIO_NUM_CONTEXTS=132 run $B/giorun -n 2 $B/gio-bench bw --wgs 8,32,132 --scope wg --min-size 64K --json "$out/gio-p2p-bw.jsonl" > "$out/gio-p2p-bw.txt" 2>&1
+  [[ -x $B/gio-bench-nvshmem ]] && run $B/giorun -n 2 $B/gio-bench-nvshmem bw --wgs 8,32,132 --scope wg --min-size 64K --json "$out/nvshmem-bw.jsonl" > "$out/nvshmem-bw.txt" 2>&1
+fi
+if has jacobi-lite && [[ -x $B/jacobi2d ]]; then
+  T=300 run apps/jacobi2d/scaling.sh -b build-gpu -s "2048" -S 16384 -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
 fi
 if has bench; then
   for t in p2p gda; do

@@ -71,6 +71,7 @@ void gda_connect(runtime& r) {
     r.peers[pe].transport = GIO_TRANSPORT_GDA;
     r.peers[pe].why = nics ? "gda: ConnectX" : "gda: softnic (software ConnectX; " + why + ")";
   }
+  gpu::nic_prepare();
   gda_state* gp = g.get();
   r.gda = std::move(g);
   gp->nic = std::thread([&r, gp] { softnic_run(r, *gp); });

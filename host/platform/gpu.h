@@ -45,6 +45,7 @@ void queue_free(void* p, bool host_visible);
 
 // The softnic's copy engine: like copy/amo, but never waits for (or blocks) running kernels,
 // because the kernel that posted the WQE is still running and waits for its completion.
+void nic_prepare();  // once, from shmem_init, before any kernel can wait on the NIC
 void nic_copy(void* dst, const void* src, size_t n);
 uint64_t nic_amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size);
 

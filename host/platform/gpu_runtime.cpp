@@ -139,35 +139,35 @@ void* queue_alloc(size_t bytes, bool host_visible) {
 void queue_free(void* p, bool host_visible) { host_visible ? (void)hipHostFree(p) : (void)hipFree(p); }
 
 namespace {
-// One non-blocking stream per softnic thread: it must not serialize with the legacy default
-// stream, where the kernel waiting for this very completion runs.
-hipStream_t nic_stream() {
-  thread_local hipStream_t s = nullptr;
-  if (!s) check(hipStreamCreateWithFlags(&s, hipStreamNonBlocking), "softnic", "hipStreamCreateWithFlags");
-  return s;
-}
-thread_local unsigned long long* t_nic_result = nullptr;
+// The softnic's engine: a non-blocking stream (it must not serialize with the legacy default
+// stream, where the kernel waiting for this very completion runs) and a pinned result word. Both
+// are made by nic_prepare() during shmem_init: allocating pinned memory later, while a kernel
+// spins on a completion, can wait for that kernel and deadlock.
+hipStream_t g_nic_stream = nullptr;
+unsigned long long* g_nic_result = nullptr;
 }  // namespace
 
+void nic_prepare() {
+  if (!g_nic_stream) check(hipStreamCreateWithFlags(&g_nic_stream, hipStreamNonBlocking), "shmem_init", "hipStreamCreateWithFlags");
+  if (!g_nic_result)
+    check(hipHostMalloc((void**)&g_nic_result, sizeof(unsigned long long), hipHostMallocDefault), "shmem_init", "hipHostMalloc");
+}
+
 void nic_copy(void* dst, const void* src, size_t n) {
-  hipStream_t s = nic_stream();
-  check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, s), "softnic", "hipMemcpyAsync");
-  check(hipStreamSynchronize(s), "softnic", "hipStreamSynchronize");
+  check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, g_nic_stream), "softnic", "hipMemcpyAsync");
+  check(hipStreamSynchronize(g_nic_stream), "softnic", "hipStreamSynchronize");
 }
 
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
-  hipStream_t s = nic_stream();
-  if (!t_nic_result)
-    check(hipHostMalloc((void**)&t_nic_result, sizeof(unsigned long long), hipHostMallocDefault), "softnic", "hipHostMalloc");
   if (size == 4)
-    hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, s, (unsigned int*)addr, op, (unsigned int)v,
-                       (unsigned int)c, (unsigned int*)t_nic_result);
+    hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned int*)addr, op,
+                       (unsigned int)v, (unsigned int)c, (unsigned int*)g_nic_result);
   else
-    hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, s, (unsigned long long*)addr, op,
-                       (unsigned long long)v, (unsigned long long)c, t_nic_result);
+    hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned long long*)addr, op,
+                       (unsigned long long)v, (unsigned long long)c, g_nic_result);
   check(hipGetLastError(), "softnic", "launching the atomic kernel");
-  check(hipStreamSynchronize(s), "softnic", "the atomic kernel");
-  return size == 4 ? (uint64_t)(*(volatile unsigned int*)t_nic_result) : (uint64_t)*(volatile unsigned long long*)t_nic_result;
+  check(hipStreamSynchronize(g_nic_stream), "softnic", "the atomic kernel");
+  return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
 }
 
 void sync(const char* routine) {

@@ -1,0 +1,68 @@
+// The kernels. Every variant runs the same strip() update, so all of them -- and the 1-PE
+// reference -- produce bit-identical fields; only the norm's summation order differs.
+#pragma once
+#include <math.h>
+#include <shmem.h>
+
+#include "domain.h"
+#include "sweep.h"
+
+namespace jacobi {
+
+// At most JACOBI_MAX_BLOCK threads and at least 5 work-groups per multiprocessor: that caps the
+// kernels at 48 registers on sm_90, where the stencil loop still runs without spills (only the
+// out-of-line exchange calls spill around themselves), for 1280 resident threads instead of 1024.
+
+// Both buffers of local rows 0..rows-1 (global rows row0..): zero inside, sin on the outer columns.
+template <typename T>
+__global__ void init_field(T* a0, T* a1, int nx, int rows, int row0, int ny) {
+  const size_t n = (size_t)nx * rows;
+  const double two_pi = 6.283185307179586476925286766559;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    const int x = (int)(i % nx), r = (int)(i / nx);
+    const T v = (x == 0 || x == nx - 1) ? (T)sin(two_pi * (row0 + r) / (ny - 1)) : T(0);
+    a0[i] = v;
+    a1[i] = v;
+  }
+}
+
+// One iteration (or, with boundary/interior in the plan, part of one). EX compiles in the
+// device-initiated exchange: with use_ex the boundary work-groups exchange halos themselves
+// (gio-launch), and `publish` makes the last work-group to finish hand the PE's norm to every PE,
+// so no host step is needed between launches. Without EX (interk, the reference) none of that
+// code is built.
+template <typename T, int V, bool EX>
+__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) step(sweep_plan p, const T* a, T* an, halo_exchange ex,
+                                             int use_ex, int k, norm_slots n, int check,
+                                             int publish, wait_clock clk) {
+  const double s = sweep<T, V, EX>(p, a, an, use_ex ? &ex : nullptr, k, clk);
+  if (check < 0) return;
+  block_add(s, n.local + check);
+  if (EX && publish && threadIdx.x == 0) {
+    __threadfence();  // our share of local[check] before our ticket
+    if (atomicAdd(n.done + check, 1u) == gridDim.x - 1) {
+      __threadfence();
+      norm_publish(n, check, use_ex != 0);
+    }
+  }
+}
+
+// gio: every iteration in one launch. The grid barrier separates iterations on this PE (interior
+// rows need the rows other work-groups computed); the signals order them across PEs.
+template <typename T, int V>
+__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 4) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
+                                                   int use_ex, int iters, int nccheck, norm_slots n,
+                                                   grid_barrier* bar, unsigned long long timeout_ns,
+                                                   wait_clock clk) {
+  for (int k = 0; k < iters; ++k) {
+    const T* a = (k & 1) ? a1 : a0;
+    T* an = (k & 1) ? a0 : a1;
+    const double s = sweep<T, V, true>(p, a, an, use_ex ? &ex : nullptr, k, clk);
+    const bool check = k % nccheck == 0;
+    if (check) block_add(s, n.local + k / nccheck);
+    grid_sync(bar, timeout_ns);
+    if (check && blockIdx.x == 0 && threadIdx.x == 0) norm_publish(n, k / nccheck, use_ex != 0);
+  }
+}
+
+}  // namespace jacobi

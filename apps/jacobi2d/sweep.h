@@ -1,0 +1,162 @@
+// One Jacobi iteration of a launch's share of the rows (see sweep_plan), with or without the
+// device-initiated halo exchange, and the device halves of the norm reduction and grid barrier.
+#pragma once
+#include <math.h>
+#include <shmem.h>
+
+#include "domain.h"
+#include "stencil.h"
+
+namespace jacobi {
+
+// Work-group time spent waiting for neighbours' halos (summed over work-groups, ns).
+struct wait_clock {
+  unsigned long long* total_ns = nullptr;
+};
+
+// Kept out of line: the RMA and wait paths (argument checks, error reports) would otherwise be
+// inlined into the stencil loop and cost it registers -- and occupancy -- on GPUs.
+#if defined(GIO_PLATFORM_HOST)
+#define JACOBI_OUT_OF_LINE inline __attribute__((noinline))
+#else
+#define JACOBI_OUT_OF_LINE inline __device__ __noinline__
+#endif
+
+// Thread 0: wait until the neighbours' values of segment `seg` feeding iteration k have landed.
+JACOBI_OUT_OF_LINE void halo_wait(halo_exchange ex, int seg, bool top, bool bot, int k,
+                                  unsigned long long* wait_ns) {
+  const uint64_t t0 = wait_ns ? gio::plat::clock_ns() : 0;
+  if (top) shmem_signal_wait_until(ex.sig_top + seg, SHMEM_CMP_GE, (uint64_t)k);
+  if (bot) shmem_signal_wait_until(ex.sig_bot + seg, SHMEM_CMP_GE, (uint64_t)k);
+  if (wait_ns) atomicAdd(wait_ns, (unsigned long long)(gio::plat::clock_ns() - t0));
+}
+
+// Whole work-group: one segment of one of our rows into a neighbour's halo, with a signal
+// carrying the iteration the values feed. One call site per translation unit: each inlined copy of
+// the put costs the HIP compiler tens of seconds.
+JACOBI_OUT_OF_LINE void put_segment(void* dst, const void* src, size_t bytes, uint64_t* sig, int k,
+                                    int pe) {
+  shmemx_putmem_signal_wg(dst, src, bytes, sig, (uint64_t)k + 1, SHMEM_SIGNAL_SET, pe);
+}
+
+// Our row 1 becomes the previous PE's bottom halo, our last row the next PE's top halo.
+template <typename T>
+GIO_DFN void halo_put(const halo_exchange& ex, T* an, int nx, int chunk, int seg, int seg_cols,
+                      bool top, bool bot, int k) {
+  const int xs = seg * seg_cols;
+  const int xe = xs + seg_cols < nx ? xs + seg_cols : nx;
+  const size_t bytes = (size_t)(xe - xs) * sizeof(T);
+  const size_t w = (size_t)nx;
+  if (top)
+    put_segment(an + (size_t)(ex.prev_chunk + 1) * w + xs, an + w + xs, bytes, ex.sig_bot + seg, k,
+                ex.prev);
+  if (bot) put_segment(an + xs, an + (size_t)chunk * w + xs, bytes, ex.sig_top + seg, k, ex.next);
+}
+
+GIO_DFN int imin(int x, int y) { return x < y ? x : y; }
+
+// This work-group's share of one iteration; returns its thread's sum of squared updates.
+// Boundary units first (waiting for the neighbours' values feeding each, and putting each result
+// into the neighbour's halo with a signal), then one contiguous range of interior units. A single
+// strip() call site keeps the kernel small.
+//
+// Why the halos need no extra double buffering: iteration k reads buffer k%2 (and its halos) and
+// writes buffer (k+1)%2. Our put at iteration k lands in the neighbour's buffer (k+1)%2, whose halo
+// the neighbour last read at iteration k-1 -- and we only put after waiting for the neighbour's
+// signal k, which it sends after computing (so after reading) that same segment.
+template <typename T, int V, bool EX>
+GIO_DFN double sweep(const sweep_plan& p, const T* a, T* an, const halo_exchange* ex, int k,
+                     wait_clock clk) {
+  const int G = (int)gridDim.x, b = (int)blockIdx.x;
+  const int nb = (int)boundary_units(p), U = nb + (int)interior_units(p);
+  // Units before this work-group, minus the boundary units among them, is where its interior
+  // range starts; U >= nb keeps every count non-negative.
+  int i = b * (U / G) + imin(b, U % G) - b * (nb / G) - imin(b, nb % G);
+  const int e = i + U / G + (b < U % G) - nb / G - (b < nb % G);
+  const int rows = p.chunk - 2;
+  double s = 0;
+  for (int j = b;; j += G) {
+    int seg, r0, r1;
+    bool top = false, bot = false;
+    if (j < nb) {
+      seg = j % p.nseg;
+      top = p.chunk == 1 || j < p.nseg;
+      bot = p.chunk == 1 || j >= p.nseg;
+      r0 = r1 = top ? 1 : p.chunk;
+    } else if (i < e) {
+      seg = i / rows;
+      r0 = 2 + i % rows;
+      r1 = imin(rows + 1, r0 + (e - i) - 1);
+      i += r1 - r0 + 1;
+    } else {
+      break;
+    }
+    const bool edge = EX && ex && (top || bot);
+    if (edge) {
+      if (threadIdx.x == 0) halo_wait(*ex, seg, top, bot, k, clk.total_ns);
+      __syncthreads();
+    }
+    s += strip<T, V>(a, an, p.nx, seg, r0, r1);
+    if (edge) halo_put<T>(*ex, an, p.nx, p.chunk, seg, (int)blockDim.x * V, top, bot, k);
+  }
+  return s;
+}
+
+// One thread: this PE's sum for check c goes to every PE (put + signal add); then the check
+// before it, whose puts had a whole check interval to land, is reduced to its global norm.
+JACOBI_OUT_OF_LINE void norm_consume(const norm_slots& n, int c) {
+  shmem_signal_wait_until(n.arrived + c, SHMEM_CMP_GE, (uint64_t)n.npes);
+  double s = 0;
+  const volatile double* parts = n.parts + (size_t)c * n.npes;
+  for (int pe = 0; pe < n.npes; ++pe) s += parts[pe];  // PE order: the same sum everywhere
+  n.global[c] = sqrt(s);
+}
+JACOBI_OUT_OF_LINE void norm_publish(const norm_slots& n, int c, bool comm) {
+  const double v = *(const volatile double*)(n.local + c);
+  if (!comm) {
+    n.global[c] = sqrt(v);
+    return;
+  }
+  double* mine = n.parts + (size_t)c * n.npes + n.me;
+  *mine = v;
+  for (int i = 1; i <= n.npes; ++i) {
+    const int pe = (n.me + i) % n.npes;
+    // To ourselves only the signal: its fence orders the store above.
+    shmem_putmem_signal(mine, mine, pe == n.me ? 0 : sizeof(double), n.arrived + c, 1,
+                        SHMEM_SIGNAL_ADD, pe);
+  }
+  if (c > 0) norm_consume(n, c - 1);
+}
+
+JACOBI_OUT_OF_LINE void barrier_timeout(uint64_t waited_ns, unsigned gen) {
+  printf("jacobi2d: PE %d work-group %u waited %.1f s in the grid barrier (generation %u)\n",
+         shmem_my_pe(), (unsigned)blockIdx.x, (double)waited_ns * 1e-9, gen);
+  gio::dev::die(GIO_ERR_TIMEOUT);
+}
+
+// Sense-reversing barrier over the launch's work-groups (all must be resident). The waiting
+// spin is bounded: a work-group stuck on a neighbour that never signals is a bug report, not a
+// hang. gio::plat::relax() lets the host emulator run the other work-groups.
+GIO_DFN void grid_sync(grid_barrier* g, unsigned long long timeout_ns) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned gen = gio::plat::atomic_load_acquire(&g->gen);  // before arriving
+    __threadfence();  // release this work-group's writes
+    if (atomicAdd(&g->count, 1u) == gridDim.x - 1) {
+      atomicExch(&g->count, 0u);
+      __threadfence();
+      atomicAdd(&g->gen, 1u);
+    } else {
+      const uint64_t t0 = gio::plat::clock_ns();
+      for (unsigned spins = 1; gio::plat::atomic_load_acquire(&g->gen) == gen; ++spins) {
+        gio::plat::relax();
+        if ((spins & 1023) == 0 && gio::plat::clock_ns() - t0 > timeout_ns)
+          barrier_timeout(gio::plat::clock_ns() - t0, gen);
+      }
+    }
+    __threadfence();  // acquire: other work-groups' writes before ours from here on
+  }
+  __syncthreads();
+}
+
+}  // namespace jacobi

@@ -1,0 +1,58 @@
+# CI cases for jacobi2d: small grids, every variant, both types, 1, 2 and 4 PEs. Each run checks
+# itself against the 1-PE reference and exits non-zero on a mismatch, so the exit code is the test.
+# apps/ is configured before the top level calls enable_testing(), and apps/ itself writes no test
+# file, so ctest would never reach this directory's: enable testing here and have the top
+# directory's test file include ours.
+enable_testing()
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES
+             ${CMAKE_CURRENT_BINARY_DIR}/CTestTestfile.cmake)
+set(JACOBI_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
+set(JACOBI_TEST_ENV "GIO_TIMEOUT_MS=60000")
+
+function(jacobi_test name np)
+  add_test(NAME app.jacobi2d.${name} COMMAND ${JACOBI_GIORUN} -n ${np} $<TARGET_FILE:jacobi2d> ${ARGN})
+  set_tests_properties(app.jacobi2d.${name} PROPERTIES ENVIRONMENT "${JACOBI_TEST_ENV}" TIMEOUT 300
+                       PROCESSORS ${np} LABELS jacobi2d)
+endfunction()
+
+# float: 256 x 256 (16-byte loads, 254 rows: uneven over 4 PEs); double: 250 x 259 (257 rows, a
+# prime, so uneven at 2 and 4 PEs) with the norm every 3rd iteration of 20.
+foreach(v gio gio-launch interk interk-overlap)
+  foreach(np 1 2 4)
+    jacobi_test(${v}.float.np${np} ${np} --variant ${v} --type float --nx 256 --ny 256 --iters 20)
+    jacobi_test(${v}.double.np${np} ${np} --variant ${v} --type double --nx 250 --ny 259 --iters 20
+                --nccheck 3)
+  endforeach()
+endforeach()
+
+# Shapes the cases above miss: rows that do not allow vector loads (one column per thread), one
+# and two rows per PE (a single work-group owns both boundary rows), 3 PEs, a work-group count
+# and size that split rows and segments unevenly.
+jacobi_test(gio.float.scalar.np2 2 --variant gio --nx 250 --ny 259 --iters 20)
+jacobi_test(interk-overlap.float.scalar.np2 2 --variant interk-overlap --nx 250 --ny 259 --iters 20)
+foreach(v gio gio-launch interk-overlap)
+  jacobi_test(${v}.float.row1.np4 4 --variant ${v} --nx 64 --ny 6 --iters 20)
+endforeach()
+jacobi_test(gio.double.row2.np4 4 --variant gio --type double --nx 64 --ny 10 --iters 20)
+jacobi_test(gio.float.np3 3 --variant gio --nx 256 --ny 256 --iters 20 --nccheck 7)
+jacobi_test(gio.double.uneven.np2 2 --variant gio --type double --nx 257 --ny 259 --iters 21
+            --wgs 3 --block 32)
+jacobi_test(gio-launch.float.uneven.np2 2 --variant gio-launch --nx 250 --ny 259 --iters 20 --wgs 7)
+
+# Over the gda transport (the software ConnectX without mlx5 hardware): the device-initiated
+# variants put and signal through NIC queues instead of stores.
+foreach(v gio gio-launch)
+  jacobi_test(${v}.float.gda.np2 2 --variant ${v} --nx 256 --ny 256 --iters 20)
+  set_property(TEST app.jacobi2d.${v}.float.gda.np2 APPEND PROPERTY ENVIRONMENT GIO_TRANSPORT=gda)
+endforeach()
+jacobi_test(gio.double.gda.np4 4 --variant gio --type double --nx 250 --ny 259 --iters 20 --nccheck 3)
+set_property(TEST app.jacobi2d.gio.double.gda.np4 APPEND PROPERTY ENVIRONMENT GIO_TRANSPORT=gda)
+
+# The check can fail: one corrupted halo value must make the run exit with 1 and report FAIL.
+foreach(v gio interk-overlap)
+  add_test(NAME app.jacobi2d.${v}.inject-error.np2
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_mismatch.sh ${JACOBI_GIORUN} -n 2
+                   $<TARGET_FILE:jacobi2d> --variant ${v} --nx 256 --ny 256 --iters 20 --inject-error)
+  set_tests_properties(app.jacobi2d.${v}.inject-error.np2 PROPERTIES ENVIRONMENT "${JACOBI_TEST_ENV}"
+                       TIMEOUT 300 PROCESSORS 2 LABELS jacobi2d)
+endforeach()

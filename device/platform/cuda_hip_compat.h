@@ -10,6 +10,7 @@ typedef cudaEvent_t hipEvent_t;
 typedef cudaDeviceProp hipDeviceProp_t;
 typedef cudaIpcMemHandle_t hipIpcMemHandle_t;
 typedef cudaMemcpyKind hipMemcpyKind;
+typedef cudaFuncAttributes hipFuncAttributes;
 
 #define hipSuccess cudaSuccess
 #define hipErrorInvalidValue cudaErrorInvalidValue
@@ -26,6 +27,7 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipHostMallocDefault cudaHostAllocDefault
 
 #define hipGetErrorString cudaGetErrorString
+#define hipFuncGetAttributes cudaFuncGetAttributes
 #define hipGetLastError cudaGetLastError
 #define hipPeekAtLastError cudaPeekAtLastError
 #define hipMalloc cudaMalloc

@@ -148,6 +148,13 @@ unsigned long long* g_nic_result = nullptr;
 }  // namespace
 
 void nic_prepare() {
+  // Load the atomic kernels now. With lazy module loading (CUDA's default), the first launch of a
+  // kernel loads its module, which waits for running kernels: from the softnic, while a kernel
+  // spins on this very atomic's completion, that never ends.
+  hipFuncAttributes attr;
+  check(hipFuncGetAttributes(&attr, (const void*)amo_kernel<unsigned int>), "shmem_init", "loading the atomic kernel");
+  check(hipFuncGetAttributes(&attr, (const void*)amo_kernel<unsigned long long>), "shmem_init",
+        "loading the atomic kernel");
   if (!g_nic_stream) check(hipStreamCreateWithFlags(&g_nic_stream, hipStreamNonBlocking), "shmem_init", "hipStreamCreateWithFlags");
   if (!g_nic_result)
     check(hipHostMalloc((void**)&g_nic_result, sizeof(unsigned long long), hipHostMallocDefault), "shmem_init", "hipHostMalloc");

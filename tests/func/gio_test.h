@@ -21,17 +21,11 @@ inline int npes() { return shmem_n_pes(); }
 inline int next_pe(int d = 1) { return (me() + d) % npes(); }
 inline int prev_pe(int d = 1) { return (me() - d % npes() + npes()) % npes(); }
 
-// Symmetric allocation owned by a test (collective: construct and destroy on every PE).
+// n elements of device memory seen from the host: read it back, overwrite it, fill it.
 template <typename T>
-struct sym {
+struct device_array {
   T* p = nullptr;
   size_t n = 0;
-  explicit sym(size_t count, bool zero = true) : n(count) {
-    p = (T*)(zero ? shmem_calloc(count, sizeof(T)) : shmem_malloc(count * sizeof(T)));
-  }
-  ~sym() { shmem_free(p); }
-  sym(const sym&) = delete;
-  sym& operator=(const sym&) = delete;
   T* get() const { return p; }
   std::vector<T> read() const {
     std::vector<T> v(n);
@@ -44,27 +38,29 @@ struct sym {
   void fill_bytes(int byte) const { EXPECT_EQ(hipMemset(p, byte, n * sizeof(T)), hipSuccess); }
 };
 
-// Ordinary (non-symmetric) device memory.
+// Symmetric allocation owned by a test (collective: construct and destroy on every PE).
 template <typename T>
-struct dbuf {
-  T* p = nullptr;
-  size_t n = 0;
-  explicit dbuf(size_t count) : n(count) {
-    EXPECT_EQ(hipMalloc(&p, count * sizeof(T) + 1), hipSuccess);
-    EXPECT_EQ(hipMemset(p, 0, count * sizeof(T)), hipSuccess);
+struct sym : device_array<T> {
+  explicit sym(size_t count, bool zero = true) {
+    this->n = count;
+    this->p = (T*)(zero ? shmem_calloc(count, sizeof(T)) : shmem_malloc(count * sizeof(T)));
   }
-  ~dbuf() { (void)hipFree(p); }
+  ~sym() { shmem_free(this->p); }
+  sym(const sym&) = delete;
+  sym& operator=(const sym&) = delete;
+};
+
+// Ordinary (non-symmetric) device memory, zeroed.
+template <typename T>
+struct dbuf : device_array<T> {
+  explicit dbuf(size_t count) {
+    this->n = count;
+    EXPECT_EQ(hipMalloc(&this->p, count * sizeof(T) + 1), hipSuccess);
+    this->fill_bytes(0);
+  }
+  ~dbuf() { (void)hipFree(this->p); }
   dbuf(const dbuf&) = delete;
   dbuf& operator=(const dbuf&) = delete;
-  T* get() const { return p; }
-  std::vector<T> read() const {
-    std::vector<T> v(n);
-    EXPECT_EQ(hipMemcpy(v.data(), p, n * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
-    return v;
-  }
-  void write(const std::vector<T>& v) const {
-    EXPECT_EQ(hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
-  }
 };
 
 // The byte PE `pe` writes at index i of a pattern `salt` (never 0, so a missed write shows).

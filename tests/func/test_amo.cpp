@@ -11,11 +11,29 @@
 
 using namespace giotest;
 
+// hipcc (clang 15) inlines every device call and expands each of the library's error-report
+// printf calls at every call site, so one atomic in a kernel costs it about 8 s per GPU target
+// (measured: 55 s for the 6 call sites of one extended type on gfx90a; 2 s with the prints
+// stubbed out). The hip build is a compile check here (no AMD GPU), so it instantiates a few
+// types per family; the host and cuda builds instantiate every type.
+#if defined(GIO_PLATFORM_HIP)
+#define AMO_TEST_EXT_TYPES(X) X(int, int) X(double, double)
+#define AMO_TEST_STD_TYPES(X) X(uint64, uint64_t)
+#define AMO_TEST_BIT_TYPES(X) X(int32, int32_t)
+#else
+#define AMO_TEST_EXT_TYPES GIO_AMO_EXT_TYPES
+#define AMO_TEST_STD_TYPES GIO_AMO_STD_TYPES
+#define AMO_TEST_BIT_TYPES GIO_AMO_BIT_TYPES
+#endif
+
 namespace {
 const unsigned kWGs = 8, kThreads = 64, kPerPE = kWGs * kThreads;
 // fetch_inc per thread: bursts long enough for work-groups on different cores to overlap, with a
 // barrier between rounds so the threads of one work-group interleave too.
+// The kernels take these as arguments: with constant trip counts the compilers unroll the loops,
+// copying the fully inlined atomic path dozens of times (hipcc then took most of an hour).
 const unsigned kRounds = 4, kBurst = 8, kTickets = kRounds * kBurst;
+const unsigned kBitRounds = 4;  // flip cycles per thread in the bitwise test
 
 // The work-group's context for the ctx forms; `failed` records that none could be created.
 __device__ inline shmem_ctx_t wg_ctx_begin(int* failed) {
@@ -107,7 +125,7 @@ void run_ext() {
 
 #define EXT_TEST(NAME, TYPE) \
   TEST(AmoExtDevice, NAME) { run_ext<ext_##NAME>(); }
-GIO_AMO_EXT_TYPES(EXT_TEST)
+AMO_TEST_EXT_TYPES(EXT_TEST)
 #undef EXT_TEST
 
 // ---- fetch_inc, fetch_add, inc, add, compare_swap: every standard type -------------------------
@@ -116,14 +134,14 @@ GIO_AMO_EXT_TYPES(EXT_TEST)
 // got[2N + id] from compare_swap, got[(4 + j)N + id] its j-th fetch_inc ticket; got[3N + rank]
 // the count contender `rank`'s compare_swap loop installed.
 template <typename O>
-__global__ void std_kernel(typename O::T* ctr, typename O::T* got, int* ctx_failed) {
+__global__ void std_kernel(typename O::T* ctr, typename O::T* got, int* ctx_failed, unsigned rounds, unsigned burst) {
   typedef typename O::T T;
   const shmem_ctx_t wg = wg_ctx_begin(ctx_failed);
   const via v = pick_via(wg);
   const unsigned id = global_id(), N = shmem_n_pes() * gridDim.x * blockDim.x;
   const int next = (shmem_my_pe() + 1) % shmem_n_pes();
-  for (unsigned r = 0; r < kRounds; ++r) {
-    for (unsigned j = r * kBurst; j < (r + 1) * kBurst; ++j) got[(4 + j) * N + id] = O::fetch_inc(v, ctr + 0, 0);
+  for (unsigned r = 0; r < rounds; ++r) {
+    for (unsigned j = r * burst; j < (r + 1) * burst; ++j) got[(4 + j) * N + id] = O::fetch_inc(v, ctr + 0, 0);
     __syncthreads();
   }
   got[N + id] = O::fetch_add(v, ctr + 1, (T)(id % 5 + 1), next);
@@ -147,7 +165,8 @@ void run_std() {
   sym<T> ctr(5), got((4 + kTickets) * N);
   dbuf<int> ctx_failed(1);
   shmem_barrier_all();
-  hipLaunchKernelGGL(std_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, ctr.get(), got.get(), ctx_failed.get());
+  hipLaunchKernelGGL(std_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, ctr.get(), got.get(), ctx_failed.get(), kRounds,
+                     kBurst);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
@@ -196,7 +215,7 @@ void run_std() {
 
 #define STD_TEST(NAME, TYPE) \
   TEST(AmoStdDevice, NAME) { run_std<std_##NAME>(); }
-GIO_AMO_STD_TYPES(STD_TEST)
+AMO_TEST_STD_TYPES(STD_TEST)
 #undef STD_TEST
 
 // ---- and / or / xor (+ fetch forms): every bitwise type ----------------------------------------
@@ -210,9 +229,10 @@ __device__ __host__ inline unsigned bit_of(unsigned id, unsigned nwords, unsigne
 }
 
 // Each thread flips its bit through every routine; what each fetch returns for its own bit shows
-// no other thread's update clobbered it. Ends with odd threads' bits set, even threads' clear.
+// no other thread's update clobbered it (code: one bit per fetch that saw it wrong). Ends with odd
+// threads' bits set, even threads' clear.
 template <typename O>
-__global__ void bit_kernel(typename O::T* words, int* code, int* ctx_failed) {
+__global__ void bit_kernel(typename O::T* words, int* code, int* ctx_failed, unsigned rounds) {
   typedef typename O::T T;
   const shmem_ctx_t wg = wg_ctx_begin(ctx_failed);
   const via v = pick_via(wg);
@@ -222,10 +242,13 @@ __global__ void bit_kernel(typename O::T* words, int* code, int* ctx_failed) {
   T* word = words + w;
   const T m = (T)(1ull << bit_of(id, nwords, bits));
   int seen = 0;
-  seen |= (O::fetch_or(v, word, m, pe) & m) ? 1 : 0;   // 0 -> 1
-  seen |= (O::fetch_xor(v, word, m, pe) & m) ? 2 : 0;  // 1 -> 0
-  seen |= (O::fetch_xor(v, word, m, pe) & m) ? 4 : 0;  // 0 -> 1
-  seen |= (O::fetch_and(v, word, (T)~m, pe) & m) ? 8 : 0;  // 1 -> 0
+  for (unsigned r = 0; r < rounds; ++r) {  // each round ends where it started
+    seen |= (O::fetch_or(v, word, m, pe) & m) ? 1 : 0;       // 0 -> 1
+    seen |= (O::fetch_xor(v, word, m, pe) & m) ? 0 : 2;      // 1 -> 0
+    seen |= (O::fetch_xor(v, word, m, pe) & m) ? 4 : 0;      // 0 -> 1
+    seen |= (O::fetch_and(v, word, (T)~m, pe) & m) ? 0 : 8;  // 1 -> 0
+    __syncthreads();
+  }
   O::or_(v, word, m, pe);
   O::xor_(v, word, m, pe);
   O::or_(v, word, m, pe);
@@ -241,14 +264,15 @@ void run_bit() {
   sym<T> words(nwords);
   dbuf<int> code(kPerPE), ctx_failed(1);
   shmem_barrier_all();
-  hipLaunchKernelGGL(bit_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, words.get(), code.get(), ctx_failed.get());
+  hipLaunchKernelGGL(bit_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, words.get(), code.get(), ctx_failed.get(),
+                     kBitRounds);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
   std::vector<int> c = code.read();
   for (unsigned t = 0; t < kPerPE; ++t)
-    if (c[t] != (2 | 8)) {
-      ADD_FAILURE() << O::name() << " thread " << me() * kPerPE + t << ": own bit seen as " << c[t];
+    if (c[t] != 0) {
+      ADD_FAILURE() << O::name() << " thread " << me() * kPerPE + t << ": own bit seen wrong, code " << c[t];
       break;
     }
   std::vector<unsigned long long> want(nwords, 0);
@@ -261,5 +285,5 @@ void run_bit() {
 
 #define BIT_TEST(NAME, TYPE) \
   TEST(AmoBitDevice, NAME) { run_bit<bit_##NAME>(); }
-GIO_AMO_BIT_TYPES(BIT_TEST)
+AMO_TEST_BIT_TYPES(BIT_TEST)
 #undef BIT_TEST

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
 # root. Usage: results/run-2xh200.sh OUTDIR [parts...]
-#   parts: build tests gdatests bench latency bw nvshmem gda jacobi jacobi-lite (default: the full set)
+#   parts: build tests gdatests bench latency bw nvshmem gda jacobi jacobi-lite probe (default: the full set)
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
 out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
@@ -19,6 +19,11 @@ nvidia-smi -L > "$out/device.txt"
 if has build; then
   cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES=2 > "$out/build.log" 2>&1
   ninja -C build-gpu -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
+fi
+if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ordering.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/nvlink_ordering.cu -o build-gpu/nvlink_ordering 2>> "$out/build.log" &&
+    run build-gpu/nvlink_ordering > "$out/nvlink_ordering.txt" 2>&1
+  cat "$out/nvlink_ordering.txt"
 fi
 if has tests; then
   (cd build-gpu && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1

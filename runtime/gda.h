@@ -60,6 +60,9 @@ struct gio_gda_queue_v1 {
   uint64_t completed;           // indices below this have completed (seen in the CQ)
   uint32_t fence_next;          // 1: the next WQE carries a fence mode (shmem_fence)
   uint32_t rsvd1;
+  // AMD only (else null): the HDP flush register (PPB), written after the WQE stores and before
+  // the doorbell record so a NIC reading GPU memory across PCIe sees the finished WQE.
+  uint32_t* hdp_flush;
 };
 
 #ifdef __cplusplus

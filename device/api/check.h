@@ -38,38 +38,56 @@ namespace dev {
 #endif
 }
 
+// The failure halves below are out of line: the checks inline to a compare and a branch.
+[[noreturn]] GIO_DOUT void fail_init(const char* routine) {
+  GIO_DEV_PRINT("GIO error: %s called in a kernel before shmem_init (or after shmem_finalize)\n", routine);
+  die(GIO_ERR_INIT);
+}
+[[noreturn]] GIO_DOUT void fail_pe(const char* routine, int pe) {
+  GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d)", pe, GIO_DSTATE.n_pes);
+}
+[[noreturn]] GIO_DOUT void fail_sym(const char* routine, const void* p, size_t n, int pe) {
+  const gio_device_state_v1& st = GIO_DSTATE;
+  const uint8_t* a = (const uint8_t*)p;
+  if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size)
+    GIO_DEV_FATAL(routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", p, pe,
+                  (void*)(st.heap_base + GIO_HEAP_RESERVED), (void*)(st.heap_base + st.heap_size));
+  GIO_DEV_FATAL(routine, "%llu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)",
+                (unsigned long long)n, (unsigned long long)(a - st.heap_base), pe,
+                (unsigned long long)st.heap_size);
+}
+[[noreturn]] GIO_DOUT void fail_align(const char* routine, const void* p, size_t align, int pe) {
+  GIO_DEV_FATAL(routine, "address %p (for PE %d) is not %llu-byte aligned", p, pe, (unsigned long long)align);
+}
+
 GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
-  if (GIO_DSTATE.magic != GIO_STATE_MAGIC) {
-    GIO_DEV_PRINT("GIO error: %s called in a kernel before shmem_init (or after shmem_finalize)\n",
-                  routine);
-    die(GIO_ERR_INIT);
-  }
+  if (GIO_DSTATE.magic != GIO_STATE_MAGIC) fail_init(routine);
   return GIO_DSTATE;
 }
 
 GIO_DFN void check_pe(const char* routine, int pe) {
   const gio_device_state_v1& st = state_checked(routine);
-  if ((unsigned)pe >= (unsigned)st.n_pes)
-    GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d)", pe, st.n_pes);
+  if ((unsigned)pe >= (unsigned)st.n_pes) fail_pe(routine, pe);
 }
 
 // [p, p+n) must lie in the user part of the symmetric heap.
 GIO_DFN void check_sym(const char* routine, const void* p, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const uint8_t* a = (const uint8_t*)p;
-  if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size)
-    GIO_DEV_FATAL(routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", p, pe,
-                  (void*)(st.heap_base + GIO_HEAP_RESERVED), (void*)(st.heap_base + st.heap_size));
-  uint64_t off = (uint64_t)(a - st.heap_base);
-  if (n > st.heap_size - off)
-    GIO_DEV_FATAL(routine, "%llu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)",
-                  (unsigned long long)n, (unsigned long long)off, pe, (unsigned long long)st.heap_size);
+  if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size ||
+      n > st.heap_size - (uint64_t)(a - st.heap_base))
+    fail_sym(routine, p, n, pe);
 }
 
 GIO_DFN void check_align(const char* routine, const void* p, size_t align, int pe) {
-  if ((uintptr_t)p % align)
-    GIO_DEV_FATAL(routine, "address %p (for PE %d) is not %llu-byte aligned", p, pe,
-                  (unsigned long long)align);
+  if ((uintptr_t)p % align) fail_align(routine, p, align, pe);
+}
+
+// Prints the timeout report (out of line) and stops.
+template <typename Fail>
+[[noreturn]] GIO_DOUT void fail_timeout(Fail fail, unsigned long long ms) {
+  fail(ms);
+  die(GIO_ERR_TIMEOUT);
 }
 
 // Spin until done() holds, relaxing between polls; past GIO_TIMEOUT_MS call fail(elapsed_ms).
@@ -84,10 +102,7 @@ GIO_DFN void bounded_wait(Done done, Fail fail) {
     if (done()) return;
     if (limit && (spins & 63) == 0) {
       uint64_t dt = plat::clock_ns() - t0;
-      if (dt > limit) {
-        fail((unsigned long long)(dt / 1000000ull));
-        die(GIO_ERR_TIMEOUT);
-      }
+      if (dt > limit) fail_timeout(fail, (unsigned long long)(dt / 1000000ull));
     }
   }
 }

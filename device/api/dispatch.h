@@ -12,9 +12,13 @@ typedef gio_ctx_v1* shmem_ctx_t;
 namespace gio {
 namespace dev {
 
-GIO_DFN void no_transport(const char* routine, int pe) {
+[[noreturn]] GIO_DOUT void no_transport(const char* routine, int pe) {
   GIO_DEV_FATAL(routine, "PE %d is not reachable from this PE (transport id %d)", pe,
                 (int)GIO_DSTATE.peer_transport[pe]);
+}
+
+[[noreturn]] GIO_DOUT void fail_ctx(const char* routine, shmem_ctx_t ctx) {
+  GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
 }
 
 // A user context must be one shmemx_wg_ctx_create handed out (or SHMEM_CTX_DEFAULT == nullptr).
@@ -23,7 +27,7 @@ GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = GIO_DSTATE;
   if (ctx < st.ctx_table || ctx >= st.ctx_table + st.num_ctx || ctx->magic != GIO_CTX_MAGIC ||
       !ctx->in_use)
-    GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
+    fail_ctx(routine, ctx);
 }
 
 template <typename S>
@@ -114,12 +118,14 @@ namespace gio {
 namespace dev {
 // Checked before a put-with-signal moves any data, so a bad signal argument stops the call
 // before a byte lands at the target.
+[[noreturn]] GIO_DOUT void fail_signal_op(const char* rt, int op) {
+  GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
+}
 GIO_DFN void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
   check_pe(rt, pe);
   check_sym(rt, sig, sizeof(uint64_t), pe);
   check_align(rt, sig, sizeof(uint64_t), pe);
-  if (op != 0 /* SHMEM_SIGNAL_SET */ && op != 1 /* SHMEM_SIGNAL_ADD */)
-    GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
+  if (op != 0 /* SHMEM_SIGNAL_SET */ && op != 1 /* SHMEM_SIGNAL_ADD */) fail_signal_op(rt, op);
 }
 
 // Update the 8-byte signal `sig` on `pe` after every earlier put of this thread (and, once its
@@ -131,11 +137,13 @@ GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t
     case GIO_TRANSPORT_GDA: gda::signal(rt, st, ctx, sig, value, op, pe); return;
     case GIO_TRANSPORT_P2P: {
       unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
-      p2p::fence();
+      // Release, then a store the target's acquire load pairs with. No value is needed back, so
+      // SET is a plain system-scope store and ADD a fire-and-forget reduction (no round trip).
+      plat::fence_release_system();
       if (op == 1 /* SHMEM_SIGNAL_ADD */)
         plat::atomic_fetch_add(p, (unsigned long long)value);
       else
-        plat::atomic_exchange(p, (unsigned long long)value);
+        plat::store_relaxed_system(p, (unsigned long long)value);
       return;
     }
     default: no_transport(rt, pe);

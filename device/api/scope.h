@@ -26,35 +26,50 @@ struct scope_wg {
 };
 
 // Copy n bytes with the widest access both pointers' alignment allows, lanes striding over words.
+// Each lane keeps W::batch loads in flight before it stores them: a load-then-store loop waits one
+// full memory latency per word, which made one thread copy 4 KiB at ~6 words per microsecond.
 template <typename W>
 GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
   // Head bytes up to W alignment of the destination (source shares it: caller checked).
   size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
   if (head > n) head = n;
   for (size_t i = lane; i < head; i += lanes) d[i] = s[i];
-  size_t words = (n - head) / W::align;
+  const size_t words = (n - head) / W::align;
   typename W::type* dw = (typename W::type*)(d + head);
   const typename W::type* sw = (const typename W::type*)(s + head);
-  for (size_t i = lane; i < words; i += lanes) dw[i] = sw[i];
-  size_t done = head + words * W::align;
-  for (size_t i = done + lane; i < n; i += lanes) d[i] = s[i];
+  constexpr unsigned B = W::batch;
+  size_t i = lane;
+  for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
+    typename W::type v[B];
+#pragma unroll
+    for (unsigned k = 0; k < B; ++k) v[k] = sw[i + k * lanes];
+#pragma unroll
+    for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
+  }
+  for (; i < words; i += lanes) dw[i] = sw[i];
+  const size_t done = head + words * W::align;
+  for (size_t j = done + lane; j < n; j += lanes) d[j] = s[j];
 }
 
 struct word16 {
   struct alignas(16) type { unsigned long long a, b; };
   static constexpr size_t align = 16;
+  static constexpr unsigned batch = 8;
 };
 struct word8 {
   typedef unsigned long long type;
   static constexpr size_t align = 8;
+  static constexpr unsigned batch = 8;
 };
 struct word4 {
   typedef unsigned int type;
   static constexpr size_t align = 4;
+  static constexpr unsigned batch = 8;
 };
 struct word1 {
   typedef uint8_t type;
   static constexpr size_t align = 1;
+  static constexpr unsigned batch = 8;
 };
 
 template <typename S>

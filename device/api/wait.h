@@ -31,10 +31,13 @@ GIO_DFN const char* cmp_name(int cmp) {
   return (cmp >= 0 && cmp <= 5) ? names[cmp] : "?";
 }
 
+[[noreturn]] GIO_DOUT void fail_cmp(const char* rt, int cmp) {
+  GIO_DEV_FATAL(rt, "comparison %d is not a SHMEM_CMP_* value", cmp);
+}
 template <typename T>
 GIO_DFN void check_wait_args(const char* rt, const T* ivar, size_t n, int cmp) {
   const gio_device_state_v1& st = state_checked(rt);
-  if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE) GIO_DEV_FATAL(rt, "comparison %d is not a SHMEM_CMP_* value", cmp);
+  if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE) fail_cmp(rt, cmp);
   check_sym(rt, ivar, n * sizeof(T), st.my_pe);
 }
 

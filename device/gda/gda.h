@@ -5,7 +5,7 @@
 // Posting order (the NIC may read a WQE as soon as the doorbell record covers it):
 //   reserve index (atomic) -> wait for the slot to be free (back-pressure on completions)
 //   -> fill the dynamic fields -> wait for our turn (indices are published in order)
-//   -> system fence (WQE visible before the record) -> doorbell record
+//   -> system fence (WQE visible before the record) -> [AMD: HDP flush] -> doorbell record
 //   -> system fence (record before the doorbell) -> 64-bit doorbell write -> publish.
 #pragma once
 #include "device/api/check.h"
@@ -23,7 +23,7 @@ GIO_DFN gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1*
 
 GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
 
-[[noreturn]] GIO_DFN void completion_error(const char* rt, const gio_gda_queue_v1* q) {
+[[noreturn]] GIO_DOUT void completion_error(const char* rt, const gio_gda_queue_v1* q) {
   const mlx5::cqe64* c = q->cq;
   const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&c->wqe_counter);
   const mlx5::ctrl_seg* w = (const mlx5::ctrl_seg*)(q->sq + (size_t)(ctr & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
@@ -36,7 +36,7 @@ GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p)
 }
 
 // Reads the collapsed CQ and returns how many WQEs (from index 0) have completed.
-GIO_DFN uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
+GIO_DOUT uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
   const uint8_t op_own = *(volatile const uint8_t*)&q->cq->op_own;
   const uint8_t op = mlx5::cqe_opcode(op_own);
   if (op == mlx5::CQE_INVALID) return load64(&q->completed);
@@ -57,7 +57,7 @@ GIO_DFN uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
 }
 
 // Waits until WQE index `idx` (and every earlier one) has completed.
-GIO_DFN void wait_done(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
+GIO_DOUT void wait_done(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
   if (load64(&q->completed) > idx) return;
   bounded_wait([&] { return poll(rt, q) > idx; },
                [&](unsigned long long ms) {
@@ -85,7 +85,7 @@ struct wqe_args {
 // way) instead of relying on the slot's template; it exists to measure what templates save.
 // `hold`: the caller reads the slot's scratch word after completion and then calls release().
 template <bool FULL = false>
-GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_args& a, bool hold = false) {
+GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
   const uint64_t idx = plat::atomic_fetch_add(&q->reserved, (uint64_t)1);
   const uint32_t slots = q->sq_slots;
   if (idx - load64(&q->completed) >= slots)
@@ -169,6 +169,7 @@ GIO_DFN uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, const wqe_a
                                  (unsigned long long)load64(&q->published));
                  });
   plat::fence_system();
+  if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQE past the HDP
   *(volatile uint32_t*)&q->dbrec[mlx5::SND_DBR] = mlx5::be32((uint32_t)(idx + 1) & 0xffff);
   plat::fence_system();
   *(volatile uint64_t*)q->db = *(const uint64_t*)c;

@@ -20,7 +20,7 @@ GIO_DFN uint32_t lkey_for(const gio_device_state_v1& st, const void* p) {
 
 // Blocking puts return once the NIC has read the source (its completion); _nbi puts return at once
 // except small ones, which travel inline and never need waiting.
-GIO_DFN void put(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe, bool nbi) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -40,7 +40,7 @@ GIO_DFN void put(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1
 
 // Gets always complete before returning (the data must be in dst). Small ones land in the slot's
 // scratch word first, so dst may be a thread-local variable the NIC cannot address.
-GIO_DFN void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -65,7 +65,7 @@ GIO_DFN void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1
 }
 
 // One NIC atomic (fetch-add or compare-swap, 4 or 8 B); returns the old value's bits.
-GIO_DFN uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint64_t raddr_, uint64_t v, uint64_t c,
+GIO_DOUT uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint64_t raddr_, uint64_t v, uint64_t c,
                             bool fetch) {
   wqe_args a{raddr_, 0, 0, 0, v, c};
   const uint64_t idx = post(rt, q, kind, a, fetch);
@@ -76,7 +76,7 @@ GIO_DFN uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint6
 
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop.
 template <typename U>
-GIO_DFN U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
+GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   const uint64_t ra = raddr(st, q, dst);
   const bool is8 = sizeof(U) == 8;
@@ -99,7 +99,7 @@ GIO_DFN U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* c
 }
 
 // Signal after the data: same queue, so the NIC executes it after the put (RC order).
-GIO_DFN void signal(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
+GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
                     int op, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (op == 1 /* SHMEM_SIGNAL_ADD */) {
@@ -111,7 +111,7 @@ GIO_DFN void signal(const char* rt, const gio_device_state_v1& st, const gio_ctx
 }
 
 // quiet: every WQE this context published to any gda peer has completed.
-GIO_DFN void quiet(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
+GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
   for (int pe = 0; pe < st.n_pes; ++pe) {
     if (st.peer_transport[pe] != GIO_TRANSPORT_GDA) continue;
     gio_gda_queue_v1* q = queue(st, ctx, pe);

@@ -2,9 +2,10 @@
 // shared memory on the host platform), so RMA is plain loads and stores and AMOs are system-scope
 // atomics on the mapped address. Host half: host/p2p/.
 //
-// Ordering: stores to a peer over NVLink/xGMI/shared memory become visible in no promised order,
-// so fence and quiet are both a system-scope fence (it orders and completes every earlier store of
-// the calling thread, and, after a work-group sync, of its work-group).
+// Ordering: stores to a peer over NVLink/xGMI/shared memory become visible in no promised order.
+// quiet is a sequentially consistent system-scope fence (every earlier store of the calling thread,
+// and, after a work-group sync, of its work-group, is visible before any later access); fence and
+// the release before a signal only need later stores ordered, so they use a release fence.
 #pragma once
 #include "device/api/scope.h"
 #include "runtime/contract.h"
@@ -27,7 +28,7 @@ GIO_DFN void get(void* dst, const uint8_t* rsrc, size_t n) {
   copy_bytes<S>(dst, rsrc, n);
 }
 GIO_DFN void quiet() { plat::fence_system(); }
-GIO_DFN void fence() { plat::fence_system(); }
+GIO_DFN void fence() { plat::fence_release_system(); }  // orders puts (stores) only
 
 }  // namespace p2p
 }  // namespace dev

@@ -63,10 +63,16 @@
 #endif
 
 #if GIO_KERNEL_COMPILER
+// GIO_DFN: the fast path, inlined into the caller. GIO_DOUT: called, not inlined, on GPUs: the
+// gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
+// each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
 #if defined(GIO_PLATFORM_HOST)
 #define GIO_DFN inline
+#define GIO_DOUT inline
 #else
 #define GIO_DFN __device__ __forceinline__
+// (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
+#define GIO_DOUT __device__ inline __attribute__((noinline))
 #endif
 
 namespace gio {
@@ -102,9 +108,23 @@ GIO_DFN void wave_sync() {
 
 GIO_DFN void fence_wg() { __threadfence_block(); }
 GIO_DFN void fence_device() { __threadfence(); }
-// Orders this thread's (and, by cumulativity, its work-group's already-synchronized) stores before
-// any later store as seen by other GPUs and the CPU: the p2p quiet/fence and the release before a signal.
+// Full system-scope fence (sequentially consistent): orders this thread's (and, by cumulativity,
+// its work-group's already-synchronized) earlier accesses before every later access, as seen by
+// other GPUs and the CPU. The p2p quiet: after it, a later load must not be served before an earlier
+// put is visible (store->load order, which a release fence does not give).
 GIO_DFN void fence_system() { __threadfence_system(); }
+// Release fence at system scope: earlier accesses are ordered before every later store. Enough for
+// shmem_fence (put->put order) and before a signal store; cheaper than the sequentially consistent
+// fence because nothing after it has to wait for it except stores.
+GIO_DFN void fence_release_system() {
+#if defined(GIO_PLATFORM_CUDA)
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#elif defined(GIO_PLATFORM_HIP)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "" = system scope
+#else
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
+}
 
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DFN void relax() {
@@ -149,6 +169,18 @@ GIO_DFN T atomic_load_acquire(const T* p) {
   return v;
 #else
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+// A single-copy-atomic 8-byte store another GPU or the CPU may poll (no value comes back, so it
+// costs no round trip, unlike an exchange). Ordering comes from a fence before it.
+GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
+#if defined(GIO_PLATFORM_HIP)
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif defined(GIO_PLATFORM_CUDA)
+  asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif
 }
 

@@ -50,6 +50,7 @@ void gda_connect(runtime& r) {
   }
 
   g->host_desc.assign(nq, gio_gda_queue_v1{});
+  uint32_t* const hdp = gpu::nic_flush_register(r.device);
   for (uint32_t set = 0; set < g->sets; ++set)
     for (int pe = 0; pe < r.n_pes; ++pe) {
       const size_t i = (size_t)set * r.n_pes + pe;
@@ -58,6 +59,7 @@ void gda_connect(runtime& r) {
       q.remote_base = g->remote_base[pe];
       q.qpn = 0x100u + (uint32_t)i;
       q.peer = pe;
+      q.hdp_flush = hdp;
       gda_build_templates(q, g->local_lkey, g->rkeys[pe]);
       gda_prefill_slots(q);  // the rings are host memory: the CPU writes the templates
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet

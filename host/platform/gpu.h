@@ -42,6 +42,10 @@ uint64_t amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size, 
 // `host_visible`, to CPU threads (the softnic) at the same address.
 void* queue_alloc(size_t bytes, bool host_visible);
 void queue_free(void* p, bool host_visible);
+// AMD: the HDP memory-coherency flush register of `device` (the paper's PPB), which a kernel
+// writes after filling WQEs in GPU memory and before the doorbell record, so a reader across PCIe
+// sees them. nullptr where no such register is needed (cuda, host).
+uint32_t* nic_flush_register(int device);
 
 // The softnic's copy engine: like copy/amo, but never waits for (or blocks) running kernels,
 // because the kernel that posted the WQE is still running and waits for its completion.

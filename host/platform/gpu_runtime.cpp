@@ -126,15 +126,40 @@ uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char
 
 void* queue_alloc(size_t bytes, bool host_visible) {
   void* p = nullptr;
+#if defined(GIO_PLATFORM_HIP)
+  // AMD: queues the NIC (or the softnic) reads must not sit in the GPU's non-coherent caches:
+  // coherent (fine-grained) pinned host memory, or fine-grained device memory.
+  const unsigned host_flags = hipHostMallocCoherent;
+#else
+  const unsigned host_flags = hipHostMallocDefault;
+#endif
   if (host_visible) {
     // Pinned, mapped host memory: with unified addressing the kernel uses the same pointer.
-    check(hipHostMalloc(&p, bytes, hipHostMallocDefault), "shmem_init", "hipHostMalloc (gda queues)");
+    check(hipHostMalloc(&p, bytes, host_flags), "shmem_init", "hipHostMalloc (gda queues)");
     memset(p, 0, bytes);
   } else {
+#if defined(GIO_PLATFORM_HIP)
+    check(hipExtMallocWithFlags(&p, bytes, hipDeviceMallocFinegrained), "shmem_init",
+          "hipExtMallocWithFlags(fine-grained) (gda queues)");
+#else
     check(hipMalloc(&p, bytes), "shmem_init", "hipMalloc (gda queues)");
+#endif
     check(hipMemset(p, 0, bytes), "shmem_init", "hipMemset (gda queues)");
   }
   return p;
+}
+
+uint32_t* nic_flush_register(int device) {
+#if defined(GIO_PLATFORM_HIP)
+  // The attribute call stores the register's address (a pointer) through its int* argument.
+  uint32_t* reg = nullptr;
+  check(hipDeviceGetAttribute(reinterpret_cast<int*>(&reg), hipDeviceAttributeHdpMemFlushCntl, device),
+        "shmem_init", "hipDeviceGetAttribute(HdpMemFlushCntl)");
+  return reg;
+#else
+  (void)device;
+  return nullptr;  // CUDA: the system-scope fence before the doorbell record orders the WQE
+#endif
 }
 void queue_free(void* p, bool host_visible) { host_visible ? (void)hipHostFree(p) : (void)hipFree(p); }
 

@@ -79,8 +79,10 @@ TEST_P(RmaScopes, PutAllSizesAlignedAndUnaligned) {
   dbuf<uint8_t> local(kMax);
   unsigned salt = 1;
   for (size_t n : rma_sizes())
-    for (auto offs : {std::make_pair(0, 0), std::make_pair(3, 3), std::make_pair(1, 6), std::make_pair(8, 0)})
-      check_transfer(GetParam(), false, (salt & 1) != 0, n, offs.first, offs.second, symbuf, local, salt++);
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(3, 3), std::make_pair(1, 6), std::make_pair(8, 0)}) {
+      const bool nbi = (salt & 1) != 0;  // alternate blocking and _nbi
+      check_transfer(GetParam(), false, nbi, n, offs.first, offs.second, symbuf, local, salt++);
+    }
 }
 
 TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
@@ -88,8 +90,10 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
   dbuf<uint8_t> local(kMax);
   unsigned salt = 3;
   for (size_t n : rma_sizes())
-    for (auto offs : {std::make_pair(0, 0), std::make_pair(5, 5), std::make_pair(2, 9), std::make_pair(0, 4)})
-      check_transfer(GetParam(), true, (salt & 1) != 0, n, offs.first, offs.second, symbuf, local, salt++);
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(5, 5), std::make_pair(2, 9), std::make_pair(0, 4)}) {
+      const bool nbi = (salt & 1) != 0;  // alternate blocking and _nbi
+      check_transfer(GetParam(), true, nbi, n, offs.first, offs.second, symbuf, local, salt++);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScopes, RmaScopes, ::testing::Values(THREAD, WAVE, WG),

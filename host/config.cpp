@@ -72,6 +72,8 @@ config config_load() {
           c.GIO_TRANSPORT.c_str());
   if (c.GIO_QUEUE_MEM != "auto" && c.GIO_QUEUE_MEM != "host" && c.GIO_QUEUE_MEM != "device")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=\"%s\" is not one of auto, host, device", c.GIO_QUEUE_MEM.c_str());
+  if (c.GIO_GDA_NIC != "auto" && c.GIO_GDA_NIC != "softnic")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_NIC=\"%s\" is not one of auto, softnic", c.GIO_GDA_NIC.c_str());
   if (c.GIO_GDA_SQ_SLOTS < 16 || c.GIO_GDA_SQ_SLOTS > 32768 || (c.GIO_GDA_SQ_SLOTS & (c.GIO_GDA_SQ_SLOTS - 1)))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_SQ_SLOTS=%llu is not a power of two in [16, 32768]",
           (unsigned long long)c.GIO_GDA_SQ_SLOTS);

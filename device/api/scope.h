@@ -41,9 +41,9 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   size_t i = lane;
   for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
     typename W::type v[B];
-#pragma unroll
+    GIO_UNROLL
     for (unsigned k = 0; k < B; ++k) v[k] = sw[i + k * lanes];
-#pragma unroll
+    GIO_UNROLL
     for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
   }
   for (; i < words; i += lanes) dw[i] = sw[i];

@@ -12,10 +12,19 @@ namespace gda {
 GIO_DFN uint64_t raddr(const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* sym) {
   return q->remote_base + (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
-// Local buffers inside the heap use the heap's registration; anything else the softnic's any-local key.
-GIO_DFN uint32_t lkey_for(const gio_device_state_v1& st, const void* p) {
+[[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, int pe) {
+  GIO_DEV_FATAL(rt, "local buffer %p (for PE %d) is outside the symmetric heap: a ConnectX can only "
+                "read or write registered memory (use a buffer from shmem_malloc)", p, pe);
+}
+// Local buffers inside the heap use the heap's registration (0: the template's key). Anything else
+// works only with the softnic's any-local key; on a ConnectX it is refused here, not with a
+// protection error from the NIC.
+GIO_DFN uint32_t lkey_for(const char* rt, const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* p,
+                          int pe) {
   const uint8_t* a = (const uint8_t*)p;
-  return (a >= st.heap_base && a < st.heap_base + st.heap_size) ? 0u : mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL);
+  if (a >= st.heap_base && a < st.heap_base + st.heap_size) return 0u;
+  if (q->tmpl[GIO_GDA_T_FA8].lkey != mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL)) fail_unregistered(rt, p, pe);
+  return mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL);
 }
 
 // Blocking puts return once the NIC has read the source (its completion); _nbi puts return at once
@@ -32,7 +41,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, const gio_ctx_v
       post(rt, q, GIO_GDA_T_PUT_INLINE, a);
       continue;
     }
-    a.lkey = lkey_for(st, (const uint8_t*)src + off);
+    a.lkey = lkey_for(rt, st, q, (const uint8_t*)src + off, pe);
     const uint64_t idx = post(rt, q, GIO_GDA_T_PUT, a);
     if (!nbi) wait_done(rt, q, idx);
   }
@@ -45,8 +54,9 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (n <= 8) {
-    // laddr 0 asks post() to land the data in the slot's scratch word.
-    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL), 0, 0};
+    // laddr 0 asks post() to land the data in the slot's scratch word, under the scratch words'
+    // key (the atomics' templates carry it).
+    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, q->tmpl[GIO_GDA_T_FA8].lkey, 0, 0};
     const uint64_t i = post(rt, q, GIO_GDA_T_GET, a, true);
     wait_done(rt, q, i);
     const uint64_t v = take_result(q, i);
@@ -58,7 +68,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v
   for (size_t off = 0; off < n; off += chunk) {
     const uint32_t len = (uint32_t)(n - off < chunk ? n - off : chunk);
     wqe_args a{raddr(st, q, (const uint8_t*)src + off), (uint64_t)(uintptr_t)((uint8_t*)dst + off), len,
-               lkey_for(st, (uint8_t*)dst + off), 0, 0};
+               lkey_for(rt, st, q, (uint8_t*)dst + off, pe), 0, 0};
     last = post(rt, q, GIO_GDA_T_GET, a);
   }
   wait_done(rt, q, last);

@@ -25,6 +25,9 @@ typedef cudaFuncAttributes hipFuncAttributes;
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipIpcMemLazyEnablePeerAccess cudaIpcMemLazyEnablePeerAccess
 #define hipHostMallocDefault cudaHostAllocDefault
+#define hipHostRegisterPortable cudaHostRegisterPortable
+#define hipHostRegisterMapped cudaHostRegisterMapped
+#define hipHostRegisterIoMemory cudaHostRegisterIoMemory
 
 #define hipGetErrorString cudaGetErrorString
 #define hipFuncGetAttributes cudaFuncGetAttributes
@@ -34,6 +37,9 @@ typedef cudaFuncAttributes hipFuncAttributes;
 #define hipFree cudaFree
 #define hipHostMalloc cudaHostAlloc
 #define hipHostFree cudaFreeHost
+#define hipHostRegister cudaHostRegister
+#define hipHostUnregister cudaHostUnregister
+#define hipHostGetDevicePointer cudaHostGetDevicePointer
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemcpy2DAsync cudaMemcpy2DAsync

@@ -69,7 +69,9 @@
 #if defined(GIO_PLATFORM_HOST)
 #define GIO_DFN inline
 #define GIO_DOUT inline
+#define GIO_UNROLL _Pragma("GCC unroll 8")
 #else
+#define GIO_UNROLL _Pragma("unroll")
 #define GIO_DFN __device__ __forceinline__
 // (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
 #define GIO_DOUT __device__ inline __attribute__((noinline))

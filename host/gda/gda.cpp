@@ -14,6 +14,24 @@ uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8);
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+// Every PE drives its queues the same way: a softnic PE has no QPs a ConnectX peer could connect
+// to. So the ConnectX backend is used only where it opened on every PE; else `why` says why not.
+mlx5_backend* connectx_open(runtime& r, gda_state& g, int nics, std::string* why) {
+  mlx5_backend* b = nullptr;
+  if (nics > 0 && r.cfg.GIO_GDA_NIC == "softnic")
+    *why = "GIO_GDA_NIC=softnic";
+  else if (nics > 0 && !(b = mlx5_open(r, g, why)))
+    info(0, "gda: the ConnectX backend failed (%s); using the softnic (software ConnectX)", why->c_str());
+  uint64_t lo = 0, hi = 0;
+  boot::minmax_u64(b ? 1 : 0, &lo, &hi, "shmem_init (gda NIC choice)");
+  if (b && lo == 0) {
+    mlx5_close(b);
+    b = nullptr;
+    *why = "another PE has no usable ConnectX";
+  }
+  return b;
+}
+
 }  // namespace
 
 void gda_connect(runtime& r) {
@@ -37,11 +55,16 @@ void gda_connect(runtime& r) {
   g->dev = (uint8_t*)gpu::queue_alloc(g->dev_bytes, false);
   g->queues = (gio_gda_queue_v1*)g->dev;
 
-  // Keys and heap addresses: what a peer's NIC needs to address this PE's heap.
-  g->local_lkey = heap_key(r.my_pe);
+  // Keys: the ConnectX's registrations, or the softnic's made-up ones.
+  g->mlx5 = connectx_open(r, *g, nics, &why);
+  if (!g->mlx5) {
+    g->local_lkey = g->local_rkey = heap_key(r.my_pe);
+    g->scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL;
+  }
+  // Heap addresses and keys: what a peer's NIC needs to address this PE's heap.
   g->rkeys.assign(r.n_pes, 0);
   g->remote_base.assign(r.n_pes, 0);
-  struct reg { uint64_t base; uint32_t rkey, pad; } mine{(uint64_t)(uintptr_t)r.heap, heap_key(r.my_pe), 0};
+  struct reg { uint64_t base; uint32_t rkey, pad; } mine{(uint64_t)(uintptr_t)r.heap, g->local_rkey, 0};
   std::vector<reg> all(r.n_pes);
   boot::allgather(&mine, all.data(), sizeof mine, "shmem_init (gda keys)");
   for (int pe = 0; pe < r.n_pes; ++pe) {
@@ -57,25 +80,27 @@ void gda_connect(runtime& r) {
       gio_gda_queue_v1& q = g->host_desc[i];
       gda_queue_place(q, g->mem + i * ring, nullptr, g->slots);
       q.remote_base = g->remote_base[pe];
-      q.qpn = 0x100u + (uint32_t)i;
+      q.qpn = g->mlx5 ? mlx5_qpn(g->mlx5, i) : 0x100u + (uint32_t)i;
       q.peer = pe;
       q.hdp_flush = hdp;
-      gda_build_templates(q, g->local_lkey, g->rkeys[pe]);
+      gda_build_templates(q, g->local_lkey, g->rkeys[pe], g->scratch_lkey);
       gda_prefill_slots(q);  // the rings are host memory: the CPU writes the templates
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
       gda_queue_place(q, g->mem + i * ring, g->dev + desc + i * book, g->slots);
     }
+  if (g->mlx5) mlx5_connect_queues(r, *g, g->mlx5);  // doorbells; every QP to RTS
   gpu::copy(g->queues, g->host_desc.data(), nq * sizeof(gio_gda_queue_v1), "shmem_init");
   for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (!r.peers[pe].base)
+    if (!g->mlx5 && !r.peers[pe].base)
       fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=gda: the softnic cannot reach PE %d's heap (%s)", pe,
             r.peers[pe].why.c_str());
     r.peers[pe].transport = GIO_TRANSPORT_GDA;
-    r.peers[pe].why = nics ? "gda: ConnectX" : "gda: softnic (software ConnectX; " + why + ")";
+    r.peers[pe].why = g->mlx5 ? "gda: ConnectX (mlx5 DEVX)" : "gda: softnic (software ConnectX; " + why + ")";
   }
-  gpu::nic_prepare();
   gda_state* gp = g.get();
   r.gda = std::move(g);
+  if (gp->mlx5) return;  // the ConnectX drives the queues
+  gpu::nic_prepare();
   gp->nic = std::thread([&r, gp] { softnic_run(r, *gp); });
 }
 
@@ -83,6 +108,7 @@ void gda_disconnect(runtime& r) {
   if (!r.gda) return;
   r.gda->stop = true;
   if (r.gda->nic.joinable()) r.gda->nic.join();
+  mlx5_close(r.gda->mlx5);  // its QPs live in the queue memory freed next
   gpu::queue_free(r.gda->mem, true);
   gpu::queue_free(r.gda->dev, false);
   r.gda.reset();

@@ -11,6 +11,7 @@
 
 namespace gio {
 struct runtime;
+struct mlx5_backend;  // the ConnectX backend (host/gda/mlx5_devx.cpp)
 
 struct gda_state {
   gio_gda_queue_v1* queues = nullptr;  // [sets][n_pes] descriptors, in GPU memory (kernels use these)
@@ -21,9 +22,12 @@ struct gda_state {
   size_t mem_bytes = 0;
   uint8_t* dev = nullptr;              // GPU block: descriptors + per-slot bookkeeping
   size_t dev_bytes = 0;
-  uint32_t local_lkey = 0;
+  uint32_t local_lkey = 0;             // this PE's heap, as its own WQEs name it
+  uint32_t local_rkey = 0;             // this PE's heap, as peers' WQEs name it
+  uint32_t scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL;  // the scratch landing words (fetched atomics)
   std::vector<uint32_t> rkeys;         // each PE's heap key
   std::vector<uint64_t> remote_base;   // each PE's heap address in its own process
+  mlx5_backend* mlx5 = nullptr;        // a ConnectX drives the queues; nullptr: the softnic does
   // softnic
   std::atomic<bool> stop{false};
   std::thread nic;
@@ -35,5 +39,16 @@ void gda_disconnect(runtime& r);
 void softnic_run(runtime& r, gda_state& g);
 // Number of ConnectX devices usable for gda here (0 when rdma-core is absent or finds none).
 int mlx5_device_count(std::string* why);
+
+// The ConnectX (mlx5 DEVX) backend: the NIC drives the very queues laid out for the softnic.
+// mlx5_open opens the first ConnectX, registers the heap and the queue block (g.mem), creates one
+// CQ and one RC QP (in RESET) per queue and sets g's local_lkey, local_rkey and scratch_lkey; on
+// any failure it returns nullptr and the reason. Untested on hardware (see README).
+mlx5_backend* mlx5_open(runtime& r, gda_state& g, std::string* why);
+uint32_t mlx5_qpn(const mlx5_backend* b, size_t queue);  // queue = set * n_pes + pe
+// Once the descriptors are built: points each at the doorbell, exchanges addresses with the peers
+// and brings every QP to RTS. Collective; a failure is fatal (every PE has chosen the ConnectX).
+void mlx5_connect_queues(runtime& r, gda_state& g, mlx5_backend* b);
+void mlx5_close(mlx5_backend* b);  // destroys in reverse order; nullptr is a no-op
 
 }  // namespace gio

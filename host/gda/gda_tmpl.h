@@ -25,18 +25,20 @@ inline void gda_queue_place(gio_gda_queue_v1& q, uint8_t* ring, uint8_t* book, u
 }
 
 // Static fields of each operation: everything the device does not have to write per WQE.
-// `q.qpn` must be set.
-inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey) {
+// `q.qpn` must be set. `scratch_lkey` names the scratch landing words: the softnic's any-local key,
+// or on a ConnectX the registration of the queue block.
+inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey,
+                                uint32_t scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL) {
   using namespace mlx5;
   struct { int kind; uint8_t opcode, opmod, ds; uint32_t lkey; } t[] = {
       {GIO_GDA_T_PUT, OP_RDMA_WRITE, 0, 3, lkey},
       {GIO_GDA_T_PUT_INLINE, OP_RDMA_WRITE, 0, 3, 0},
       {GIO_GDA_T_GET, OP_RDMA_READ, 0, 3, lkey},
       // Atomic results land in the queue's scratch words, which are outside the heap.
-      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
-      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, GIO_GDA_LKEY_ANY_LOCAL},
+      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, scratch_lkey},
+      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, scratch_lkey},
+      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, scratch_lkey},
+      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, scratch_lkey},
   };
   for (auto& e : t) {
     gio_gda_tmpl_v1& x = q.tmpl[e.kind];

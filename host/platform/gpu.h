@@ -56,5 +56,14 @@ uint64_t nic_amo(void* addr, int op, uint64_t value, uint64_t compare, size_t si
 // Waits for all device work and turns a device-side failure (a trapped kernel) into a fatal error.
 void sync(const char* routine);
 
+// The ConnectX backend of gda. map_io_for_device makes a NIC register (the UAR doorbell) storable
+// from kernels and returns the address they use, or nullptr and a reason (host platform: the
+// address itself); unmap_io_for_device undoes it.
+void* map_io_for_device(void* host_addr, size_t bytes, std::string* why);
+void unmap_io_for_device(void* host_addr);
+// A dmabuf file descriptor for this PE's heap, so the NIC can register it without a peer-memory
+// kernel module; -1 where the platform cannot export one. The caller closes it.
+int heap_dmabuf_fd(void* base, size_t bytes);
+
 }  // namespace gpu
 }  // namespace gio

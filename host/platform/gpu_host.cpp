@@ -129,3 +129,14 @@ uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) { retu
 
 }  // namespace gpu
 }  // namespace gio
+
+namespace gio {
+namespace gpu {
+
+// Emulated kernels are CPU threads: they store to the NIC's register where the process mapped it.
+void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_addr; }
+void unmap_io_for_device(void*) {}
+int heap_dmabuf_fd(void*, size_t) { return -1; }  // the heap is ordinary process memory: ibv_reg_mr
+
+}  // namespace gpu
+}  // namespace gio

@@ -211,3 +211,63 @@ void sync(const char* routine) {
 
 }  // namespace gpu
 }  // namespace gio
+
+#if defined(GIO_PLATFORM_CUDA)
+#include <cuda.h>  // driver API types only; the entry point comes through the runtime (no -lcuda)
+#endif
+
+namespace gio {
+namespace gpu {
+
+void* map_io_for_device(void* host_addr, size_t bytes, std::string* why) {
+  hipError_t e = hipHostRegister(host_addr, bytes, hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory);
+  if (e != hipSuccess) {
+    *why = std::string("hipHostRegister(IoMemory) of the NIC doorbell: ") + hipGetErrorString(e);
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  void* dev = nullptr;
+  e = hipHostGetDevicePointer(&dev, host_addr, 0);
+  if (e != hipSuccess) {
+    *why = std::string("hipHostGetDevicePointer of the NIC doorbell: ") + hipGetErrorString(e);
+    (void)hipHostUnregister(host_addr);
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  return dev;
+}
+
+void unmap_io_for_device(void* host_addr) { (void)hipHostUnregister(host_addr); }
+
+int heap_dmabuf_fd(void* base, size_t bytes) {
+#if defined(GIO_PLATFORM_CUDA) && CUDART_VERSION >= 12000
+  // cuMemGetHandleForAddressRange wants page-aligned ranges (cudaMalloc's base is; the size is
+  // GIO_SYMMETRIC_SIZE).
+  if ((uintptr_t)base % 4096 || bytes % 4096) return -1;
+  using get_handle_t = CUresult (*)(void*, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &fn, 12000, cudaEnableDefault, &found);
+#else
+  cudaError_t e = cudaGetDriverEntryPoint("cuMemGetHandleForAddressRange", &fn, cudaEnableDefault, &found);
+#endif
+  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  int fd = -1;
+  if (((get_handle_t)fn)(&fd, (CUdeviceptr)(uintptr_t)base, bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0) != CUDA_SUCCESS)
+    return -1;
+  return fd;
+#else
+  // HIP (and CUDA before 12) export no dmabuf for the heap here: the NIC then registers it through
+  // the peer-memory path (ibv_reg_mr with nvidia_peermem or amdgpu's peer memory).
+  (void)base;
+  (void)bytes;
+  return -1;
+#endif
+}
+
+}  // namespace gpu
+}  // namespace gio

@@ -73,4 +73,10 @@ TEST(ConfigDeathTest, BadValueNamesTheKey) {
         gio::config_load();
       },
       ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_NUM_CONTEXTS=0 is outside");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_GDA_NIC", "fpga", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_GDA_NIC=\"fpga\" is not one of auto, softnic");
 }

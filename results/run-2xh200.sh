@@ -34,8 +34,9 @@ if has gdatests; then
   tail -12 "$out/ctest-gda.log"
 fi
 if has latency; then
-  run $B/giorun -n 2 $B/gio-bench put_latency --wgs 1,64 --json "$out/gio-p2p-put_latency.jsonl" > "$out/gio-p2p-put_latency.txt" 2>&1
-  [[ -x $B/gio-bench-nvshmem ]] && run $B/giorun -n 2 $B/gio-bench-nvshmem put_latency --wgs 1,64 --json "$out/nvshmem-put_latency.jsonl" > "$out/nvshmem-put_latency.txt" 2>&1
+  # (the full sweep of both binaries outlasted 120 s before: give each 240 s)
+  T=240 run $B/giorun -n 2 $B/gio-bench put_latency --wgs 1,64 --json "$out/gio-p2p-put_latency.jsonl" > "$out/gio-p2p-put_latency.txt" 2>&1
+  [[ -x $B/gio-bench-nvshmem ]] && T=240 run $B/giorun -n 2 $B/gio-bench-nvshmem put_latency --wgs 1,64 --json "$out/nvshmem-put_latency.jsonl" > "$out/nvshmem-put_latency.txt" 2>&1
 fi
 if has bw; then
   GIO_NUM_CONTEXTS=132 run $B/giorun -n 2 $B/gio-bench bw --wgs 8,32,132 --scope wg --min-size 64K --json "$out/gio-p2p-bw.jsonl" > "$out/gio-p2p-bw.txt" 2>&1

@@ -1,7 +1,8 @@
 // gio-gda-post: GPU-side cost of posting one put on the gda path, from the call to the doorbell
 // write, measured with the GPU clock. Templated posting (the slot already holds the put's static
 // fields; the device writes the index word, raddr, length and address) against a full build of
-// the same WQE (every field written per operation, as NVSHMEM's IBGDA does). Thread and
+// the same WQE (every field written per operation, as NVSHMEM's IBGDA does), and against a queue
+// dedicated to puts (no per-slot kind or hold bookkeeping: the other design the issue names). Thread and
 // work-group scope; 1 and 64 work-groups posting at once, each to its own queue; queues in device
 // or in pinned host memory (descriptors and bookkeeping always in device memory). No NIC consumes these queues: each measurement posts fewer WQEs than
 // a queue holds, so back-pressure never enters the number.
@@ -28,9 +29,11 @@
 
 namespace {
 constexpr uint32_t kSlots = 4096;
+const char* const kBuildName[] = {"tmpl", "full", "dedic"};  // by gio::dev::gda::post_build
+const char* const kBuildJson[] = {"template", "full", "dedicated"};
 
 
-template <bool FULL, bool WG>
+template <int BUILD, bool WG>
 __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64_t raddr_base, int posts,
                             unsigned long long* cycles) {
   gio_gda_queue_v1* q = &queues[blockIdx.x];
@@ -41,7 +44,7 @@ __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64
     if (WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
     if (threadIdx.x == 0) {
       gio::dev::gda::wqe_args a{raddr_base + (uint64_t)i * 64, (uint64_t)(uintptr_t)(src + i * 64), 64, 0, 0, 0};
-      gio::dev::gda::post<FULL>("gio-gda-post", q, GIO_GDA_T_PUT, a);
+      gio::dev::gda::post<BUILD>("gio-gda-post", q, GIO_GDA_T_PUT, a);
     }
     if (WG) __syncthreads();
     total += (unsigned long long)(clock64() - t0);
@@ -125,12 +128,14 @@ int main(int argc, char** argv) {
     for (int wgs : {1, 64}) {
       queues Q(host_mem, wgs);
       for (int wg_scope = 0; wg_scope < 2; ++wg_scope)
-        for (int full = 0; full < 2; ++full) {
+        for (int build = 0; build < 3; ++build) {
           std::vector<double> per;
           for (int r = 0; r < reps + 1; ++r) {
             Q.reset();
-            auto k = full ? (wg_scope ? post_kernel<true, true> : post_kernel<true, false>)
-                          : (wg_scope ? post_kernel<false, true> : post_kernel<false, false>);
+            using namespace gio::dev::gda;
+            auto k = build == BUILD_FULL        ? (wg_scope ? post_kernel<BUILD_FULL, true> : post_kernel<BUILD_FULL, false>)
+                     : build == BUILD_DEDICATED ? (wg_scope ? post_kernel<BUILD_DEDICATED, true> : post_kernel<BUILD_DEDICATED, false>)
+                                                : (wg_scope ? post_kernel<BUILD_TEMPLATE, true> : post_kernel<BUILD_TEMPLATE, false>);
             hipLaunchKernelGGL(k, dim3(wgs), dim3(wg_scope ? 256 : 32), 0, 0, Q.desc, src, 0x10000ull, posts, cycles);
             CHECK(hipGetLastError());
             CHECK(hipDeviceSynchronize());
@@ -143,13 +148,13 @@ int main(int argc, char** argv) {
           std::sort(per.begin(), per.end());
           const double med = median(per), ns = clock_khz ? med / (clock_khz / 1e6) : 0;
           printf("%-8s %-6s %-6s %4d  %14.1f %14.1f  min %.1f max %.1f cycles\n", host_mem ? "host" : "device",
-                 wg_scope ? "wg" : "thread", full ? "full" : "tmpl", wgs, med, ns, per.front(), per.back());
+                 wg_scope ? "wg" : "thread", kBuildName[build], wgs, med, ns, per.front(), per.back());
           if (out)
             fprintf(out,
                     "{\"bench\":\"gda_post_cost\",\"queue_mem\":\"%s\",\"scope\":\"%s\",\"build\":\"%s\",\"work_groups\":%d,"
                     "\"posts\":%d,\"reps\":%d,\"metric\":\"cycles_per_post\",\"median\":%.2f,\"min\":%.2f,\"max\":%.2f,"
                     "\"ns_per_post\":%.2f,\"device\":\"%s\",\"platform\":\"%s\"}\n",
-                    host_mem ? "host" : "device", wg_scope ? "wg" : "thread", full ? "full" : "template", wgs, posts,
+                    host_mem ? "host" : "device", wg_scope ? "wg" : "thread", kBuildJson[build], wgs, posts,
                     reps, med, per.front(), per.back(), ns, prop.name, GIO_PLATFORM_NAME);
         }
     }

@@ -81,11 +81,20 @@ struct wqe_args {
   uint64_t compare;
 };
 
-// Post one WQE of template `kind`; returns its index. FULL builds every field (the NVSHMEM-IBGDA
-// way) instead of relying on the slot's template; it exists to measure what templates save.
+// How post() fills the static fields of a WQE (the design question, measured by
+// apps/gda_post):
+//  TEMPLATE  - GIO's path: slots are prefilled as puts; a put checks the slot's kind (one load) and
+//              writes only its dynamic fields; other kinds copy theirs from the queue's tmpl[].
+//  FULL      - every field written per operation (the NVSHMEM-IBGDA way).
+//  DEDICATED - a queue that only ever carries puts (no fetches): no kind or hold bookkeeping at
+//              all, only the dynamic fields plus the two flag words. Valid for GIO_GDA_T_PUT only.
+enum post_build { BUILD_TEMPLATE = 0, BUILD_FULL = 1, BUILD_DEDICATED = 2 };
+
+// Post one WQE of template `kind`; returns its index.
 // `hold`: the caller reads the slot's scratch word after completion and then calls release().
-template <bool FULL = false>
+template <int BUILD = BUILD_TEMPLATE>
 GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
+  constexpr bool FULL = BUILD == BUILD_FULL, DEDICATED = BUILD == BUILD_DEDICATED;
   const uint64_t idx = plat::atomic_fetch_add(&q->reserved, (uint64_t)1);
   const uint32_t slots = q->sq_slots;
   if (idx - load64(&q->completed) >= slots)
@@ -98,7 +107,7 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
                  });
   const uint32_t slot = (uint32_t)idx & (slots - 1);
   // A fetched result from this slot's previous use may still be unread in its scratch word.
-  if (*(volatile uint32_t*)&q->slot_hold[slot])
+  if (!DEDICATED && *(volatile uint32_t*)&q->slot_hold[slot])
     bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
                  [&](unsigned long long ms) {
                    GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for slot %u of the gda "
@@ -118,8 +127,11 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
     fence = mlx5::FM_SMALL_AND_FENCE;
     q->fence_next = 0;
   }
-  const bool restore = FULL || q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey;
-  if (restore) {
+  const bool restore = FULL || (!DEDICATED && (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey));
+  if (DEDICATED) {  // the slot holds the put template for good; only the flags and key vary
+    c->fm_ce_se = t.fm_ce_se | fence;
+    d->lkey = a.lkey ? a.lkey : t.lkey;
+  } else if (restore) {
     c->qpn_ds = t.qpn_ds;
     c->signature = 0;
     c->fm_ce_se = t.fm_ce_se | fence;

@@ -2,6 +2,7 @@
 // One lane of a cooperative scope posts; the NIC moves the bytes, so wider scopes add nothing
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
+#include "device/api/host_entry.h"  // gio_amo_op
 #include "device/gda/gda.h"
 
 #if GIO_KERNEL_COMPILER

@@ -2,7 +2,8 @@
 // over NVLink, to choose GIO's p2p signal/fence/quiet code. One process drives both GPUs.
 // Build: nvcc -O2 -arch=sm_90 -std=c++17 nvlink_ordering.cu -o nvlink_ordering
 // Prints the half round trip of an 8-byte put + signal ping-pong per signalling primitive, the
-// same for 4 KiB with the copy batched 1/8/16/32 loads deep, and a store + fence loop (put_nbi+quiet).
+// same for 4 KiB with the copy batched 1/8/16/32 loads deep, and a store + fence loop (put_nbi+quiet)
+// to the peer, to pinned host memory and to local memory (what a gda post pays per fence).
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -70,5 +71,13 @@ int main() {
   const char* qn[] = {"__threadfence_system", "fence.acq_rel.sys", "fence.sc.sys"};
   auto qq = [&](auto k, const char* name) { double best = 1e30; for (int r = 0; r < 5; ++r) { k<<<1, 1>>>((uint64_t*)(buf[1]), 2000, out); CK(cudaDeviceSynchronize()); if (*out < best) best = *out; } printf("store8+%-24s %.3f us/iter\n", name, best / 1000); };
   qq(quietk<0>, qn[0]); qq(quietk<1>, qn[1]); qq(quietk<2>, qn[2]);
+  // The gda post path's case: stores into pinned host memory (the softnic's rings) then a fence.
+  uint64_t* hostbuf;
+  CK(cudaHostAlloc((void**)&hostbuf, 4096, cudaHostAllocMapped));
+  auto qh = [&](auto k, const char* name) { double best = 1e30; for (int r = 0; r < 5; ++r) { k<<<1, 1>>>(hostbuf, 2000, out); CK(cudaDeviceSynchronize()); if (*out < best) best = *out; } printf("host-store8+%-19s %.3f us/iter\n", name, best / 1000); };
+  qh(quietk<0>, qn[0]); qh(quietk<1>, qn[1]); qh(quietk<2>, qn[2]);
+  // And into this GPU's own memory (rings in device memory).
+  auto qd = [&](auto k, const char* name) { double best = 1e30; for (int r = 0; r < 5; ++r) { k<<<1, 1>>>((uint64_t*)buf[0], 2000, out); CK(cudaDeviceSynchronize()); if (*out < best) best = *out; } printf("local-store8+%-18s %.3f us/iter\n", name, best / 1000); };
+  qd(quietk<0>, qn[0]); qd(quietk<1>, qn[1]); qd(quietk<2>, qn[2]);
   return 0;
 }

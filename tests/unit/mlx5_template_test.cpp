@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "device/gda/gda.h"
+#include "device/gda/gda_ops.h"
 #include "host/gda/gda_tmpl.h"
 
 namespace {
@@ -104,12 +104,15 @@ op random_op(std::mt19937_64& rng, int kind, const uint8_t* payload) {
   return o;
 }
 
-template <bool FULL>
+template <int BUILD>
 uint64_t post(test_queue& t, const op& o) {
   t.q.completed = t.q.reserved;  // the NIC has retired everything: no back-pressure wait
   t.q.fence_next = o.fence;
-  return gio::dev::gda::post<FULL>("mlx5_template_test", &t.q, o.kind, o.a);
+  return gio::dev::gda::post<BUILD>("mlx5_template_test", &t.q, o.kind, o.a);
 }
+using gio::dev::gda::BUILD_DEDICATED;
+using gio::dev::gda::BUILD_FULL;
+using gio::dev::gda::BUILD_TEMPLATE;
 
 void check_doorbell(const test_queue& t, uint64_t idx, const uint8_t* w) {
   EXPECT_EQ(t.q.dbrec[MLX5_SND_DBR], htobe32((uint32_t)(idx + 1) & 0xffff)) << "doorbell record after WQE " << idx;
@@ -135,7 +138,7 @@ TEST(Mlx5Template, PrefilledPutWritesOnlyDynamicFields) {
     o.a.lkey = 0;
     uint8_t before[64], ref[64];
     memcpy(before, t.slot(i), 64);
-    const uint64_t idx = post<false>(t, o);
+    const uint64_t idx = post<BUILD_TEMPLATE>(t, o);
     ASSERT_EQ(idx, i);
     for (int b = 0; b < 64; ++b) {
       if (dynamic[b]) continue;
@@ -157,7 +160,7 @@ TEST(Mlx5Template, EveryKindMatchesAFullBuildAcrossSlotReuse) {
   for (int i = 0; i < 4000; ++i) {
     for (auto& b : payload) b = (uint8_t)rng();
     const op o = random_op(rng, kinds[rng() % 6], payload);
-    const uint64_t idx = post<false>(t, o);
+    const uint64_t idx = post<BUILD_TEMPLATE>(t, o);
     uint8_t ref[64];
     const size_t n = reference_wqe(t, o, idx, ref);
     ASSERT_EQ(0, memcmp(t.slot(idx), ref, n)) << "kind " << o.kind << " WQE " << idx << " fence " << o.fence;
@@ -166,7 +169,7 @@ TEST(Mlx5Template, EveryKindMatchesAFullBuildAcrossSlotReuse) {
 }
 
 TEST(Mlx5Template, FullBuildMatchesTemplateForEveryKind) {
-  // FULL=true rewrites every field (the IBGDA way, kept for the measurement); it must produce the
+  // BUILD_FULL rewrites every field (the IBGDA way, kept for the measurement); it must produce the
   // same bytes as the templated path, masked 4-byte atomics included.
   std::mt19937_64 rng(7);
   uint8_t payload[GIO_GDA_INLINE_MAX];
@@ -174,7 +177,7 @@ TEST(Mlx5Template, FullBuildMatchesTemplateForEveryKind) {
   for (int i = 0; i < 2000; ++i) {
     for (auto& b : payload) b = (uint8_t)rng();
     const op o = random_op(rng, (int)(rng() % GIO_GDA_T_COUNT), payload);
-    const uint64_t a = post<false>(tmpl, o), b = post<true>(full, o);
+    const uint64_t a = post<BUILD_TEMPLATE>(tmpl, o), b = post<BUILD_FULL>(full, o);
     ASSERT_EQ(a, b);
     const size_t ds = gio::mlx5::ctrl_ds((const gio::mlx5::ctrl_seg*)full.slot(b));
     const size_t n = o.kind == GIO_GDA_T_PUT_INLINE ? 36 + o.a.len : ds * 16;
@@ -188,4 +191,64 @@ TEST(Mlx5Template, FullBuildMatchesTemplateForEveryKind) {
     }
     ASSERT_EQ(0, memcmp(tmpl.slot(a), ref, n)) << "kind " << o.kind << " WQE " << a;
   }
+}
+
+TEST(Mlx5Template, DedicatedPutQueueMatchesAFullBuild) {
+  // A put-only queue skips the kind and hold bookkeeping; fences and foreign local keys still have
+  // to come out right, and must not leak into the next put in the same slot.
+  std::mt19937_64 rng(8);
+  test_queue ded(4), full(4);
+  for (int i = 0; i < 2000; ++i) {
+    op o = random_op(rng, GIO_GDA_T_PUT, nullptr);
+    const uint64_t a = post<BUILD_DEDICATED>(ded, o), b = post<BUILD_FULL>(full, o);
+    ASSERT_EQ(a, b);
+    uint8_t ref[64];
+    const size_t n = reference_wqe(ded, o, a, ref);
+    ASSERT_EQ(0, memcmp(ded.slot(a), ref, n)) << "put WQE " << a << " fence " << o.fence << " lkey " << o.a.lkey;
+    ASSERT_EQ(0, memcmp(ded.slot(a), full.slot(b), n)) << "put WQE " << a;
+    check_doorbell(ded, a, ded.slot(a));
+  }
+}
+
+// Local keys: a buffer outside the symmetric heap is addressable only through the softnic's
+// any-local key. Queues built with a real scratch key (a ConnectX) refuse it before posting.
+namespace {
+struct keyed_queue {
+  std::vector<uint8_t> heap = std::vector<uint8_t>(1 << 16);
+  test_queue t{8};
+  gio_device_state_v1 st{};
+  explicit keyed_queue(uint32_t scratch_lkey) {
+    gio::gda_build_templates(t.q, kLkey, kRkey, scratch_lkey);
+    gio::gda_prefill_slots(t.q);
+    st.heap_base = heap.data();
+    st.heap_size = heap.size();
+    st.n_pes = 1;
+    st.gda_sets = 1;
+    st.gda_queues = &t.q;
+  }
+};
+}  // namespace
+
+TEST(GdaLocalKeys, SoftnicTakesNonHeapBuffersWithTheAnyLocalKey) {
+  keyed_queue k(GIO_GDA_LKEY_ANY_LOCAL);
+  std::vector<uint8_t> outside(4096);
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED, outside.data(), 4096, 0,
+                     true);
+  const auto* d = (const mlx5_wqe_data_seg*)(k.t.slot(0) + 32);
+  EXPECT_EQ(be32toh(d->lkey), GIO_GDA_LKEY_ANY_LOCAL);
+  EXPECT_EQ(be64toh(d->addr), (uint64_t)(uintptr_t)outside.data());
+  // A source inside the heap keeps the heap's key.
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED, k.heap.data() + 8192, 4096,
+                     0, true);
+  EXPECT_EQ(be32toh(((const mlx5_wqe_data_seg*)(k.t.slot(1) + 32))->lkey), kLkey);
+}
+
+TEST(GdaLocalKeysDeathTest, ConnectXRefusesNonHeapBuffersBeforePosting) {
+  keyed_queue k(0x00c0ffeeu);  // a registered scratch key: the queues belong to a ConnectX
+  std::vector<uint8_t> outside(4096);
+  EXPECT_EXIT(gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED,
+                                 outside.data(), 4096, 0, true),
+              ::testing::ExitedWithCode(GIO_EXIT_CODE),
+              "shmem_putmem_nbi on PE 0 .*outside the symmetric heap: a ConnectX can only read or write registered");
+  EXPECT_EQ(k.t.q.reserved, 0u) << "nothing was posted";
 }

@@ -3,11 +3,13 @@
 // of that exact name (int and int32 may be the same C type, but shmem_int_* and shmem_int32_* are
 // different routines and both must work). Every operation can be routed through the plain name or
 // the ctx form, so the same checks cover shmem_ctx_TYPE_atomic_*. Shared by test_amo.cpp and
-// test_amo_host.cpp, with the permutation check both use.
+// test_amo_host.cpp, with the permutation and fetch-add chain checks both use.
 #pragma once
 #include <gtest/gtest.h>
 #include <shmem.h>
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace giotest {
@@ -73,6 +75,21 @@ template <typename T>
       return ::testing::AssertionFailure() << "value " << (long long)got[i] << " (entry " << i << ") is "
                                            << (k < 0 || k >= (long long)got.size() ? "out of range" : "repeated");
   }
+  return ::testing::AssertionSuccess();
+}
+
+// fetch_adds {old value returned, amount added} on one counter that started at 0 and ended at
+// `total`: sorted by old value they must chain exactly (each returned what the previous left).
+inline ::testing::AssertionResult fetch_adds_chain(std::vector<std::pair<long long, long long>> steps,
+                                                   long long total) {
+  std::sort(steps.begin(), steps.end());
+  long long at = 0;
+  for (const auto& s : steps) {
+    if (s.first != at)
+      return ::testing::AssertionFailure() << "a fetch_add returned " << s.first << " where the earlier adds left " << at;
+    at += s.second;
+  }
+  if (at != total) return ::testing::AssertionFailure() << "the adds sum to " << at << " but the counter holds " << total;
   return ::testing::AssertionSuccess();
 }
 

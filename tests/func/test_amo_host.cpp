@@ -86,14 +86,7 @@ void host_std() {
   std::vector<std::pair<long long, long long>> steps;
   for (int p = 0; p < npes(); ++p)
     for (int k = 0; k < kOps; ++k) steps.push_back({(long long)fa[p * kOps + k], p + k % 3 + 1});
-  std::sort(steps.begin(), steps.end());
-  long long at = 0;
-  for (auto& s : steps) {
-    EXPECT_EQ(s.first, at) << O::name() << " fetch_add returned a value no earlier add left";
-    if (s.first != at) break;
-    at += s.second;
-  }
-  EXPECT_EQ((long long)c[1], at) << O::name() << " fetch_add total";
+  EXPECT_TRUE(fetch_adds_chain(steps, (long long)c[1])) << O::name();
   EXPECT_EQ(std::count(wins.begin(), wins.end(), (T)0), 1) << O::name() << " compare_swap winners";
   for (T w : wins)
     if (w != (T)0) EXPECT_EQ(w, c[3]) << O::name() << " compare_swap loser saw another value";

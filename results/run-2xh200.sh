@@ -67,3 +67,4 @@ if has jacobi && [[ -x $B/jacobi2d ]]; then
   T=500 run apps/jacobi2d/scaling.sh -b build-gpu -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
 fi
 python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true
+python3 results/goals.py "$out" > "$out/goals.txt" 2>&1 && cat "$out/goals.txt"

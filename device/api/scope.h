@@ -26,8 +26,9 @@ struct scope_wg {
 };
 
 // Copy n bytes with the widest access both pointers' alignment allows, lanes striding over words.
-// Each lane keeps W::batch loads in flight before it stores them: a load-then-store loop waits one
+// Each lane keeps kCopyBatch loads in flight before it stores them: a load-then-store loop waits one
 // full memory latency per word, which made one thread copy 4 KiB at ~6 words per microsecond.
+constexpr unsigned kCopyBatch = 8;
 template <typename W>
 GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
   // Head bytes up to W alignment of the destination (source shares it: caller checked).
@@ -37,7 +38,7 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   const size_t words = (n - head) / W::align;
   typename W::type* dw = (typename W::type*)(d + head);
   const typename W::type* sw = (const typename W::type*)(s + head);
-  constexpr unsigned B = W::batch;
+  constexpr unsigned B = kCopyBatch;
   size_t i = lane;
   for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
     typename W::type v[B];
@@ -54,22 +55,18 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
 struct word16 {
   struct alignas(16) type { unsigned long long a, b; };
   static constexpr size_t align = 16;
-  static constexpr unsigned batch = 8;
 };
 struct word8 {
   typedef unsigned long long type;
   static constexpr size_t align = 8;
-  static constexpr unsigned batch = 8;
 };
 struct word4 {
   typedef unsigned int type;
   static constexpr size_t align = 4;
-  static constexpr unsigned batch = 8;
 };
 struct word1 {
   typedef uint8_t type;
   static constexpr size_t align = 1;
-  static constexpr unsigned batch = 8;
 };
 
 template <typename S>

@@ -13,6 +13,9 @@ namespace gda {
 GIO_DFN uint64_t raddr(const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* sym) {
   return q->remote_base + (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
+// The key of the queue's scratch landing words, which the atomics' templates carry: the softnic's
+// any-local key, or on a ConnectX the queue block's registration.
+GIO_DFN uint32_t scratch_lkey(const gio_gda_queue_v1* q) { return q->tmpl[GIO_GDA_T_FA8].lkey; }
 [[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, int pe) {
   GIO_DEV_FATAL(rt, "local buffer %p (for PE %d) is outside the symmetric heap: a ConnectX can only "
                 "read or write registered memory (use a buffer from shmem_malloc)", p, pe);
@@ -24,7 +27,7 @@ GIO_DFN uint32_t lkey_for(const char* rt, const gio_device_state_v1& st, const g
                           int pe) {
   const uint8_t* a = (const uint8_t*)p;
   if (a >= st.heap_base && a < st.heap_base + st.heap_size) return 0u;
-  if (q->tmpl[GIO_GDA_T_FA8].lkey != mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL)) fail_unregistered(rt, p, pe);
+  if (scratch_lkey(q) != mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL)) fail_unregistered(rt, p, pe);
   return mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL);
 }
 
@@ -55,9 +58,8 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (n <= 8) {
-    // laddr 0 asks post() to land the data in the slot's scratch word, under the scratch words'
-    // key (the atomics' templates carry it).
-    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, q->tmpl[GIO_GDA_T_FA8].lkey, 0, 0};
+    // laddr 0 asks post() to land the data in the slot's scratch word.
+    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, scratch_lkey(q), 0, 0};
     const uint64_t i = post(rt, q, GIO_GDA_T_GET, a, true);
     wait_done(rt, q, i);
     const uint64_t v = take_result(q, i);

@@ -127,12 +127,6 @@ void nic_prepare() {}
 void nic_copy(void* dst, const void* src, size_t n) { memmove(dst, src, n); }
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) { return amo(addr, op, v, c, size, "softnic"); }
 
-}  // namespace gpu
-}  // namespace gio
-
-namespace gio {
-namespace gpu {
-
 // Emulated kernels are CPU threads: they store to the NIC's register where the process mapped it.
 void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_addr; }
 void unmap_io_for_device(void*) {}

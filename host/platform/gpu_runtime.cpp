@@ -5,9 +5,12 @@
 #include <cstring>
 
 #include "device/api/host_entry.h"
-#include "device/platform/platform.h"
+#include "device/platform/platform.h"  // defines GIO_PLATFORM_*
 #include "host/log.h"
 #include "host/platform/gpu.h"
+#if defined(GIO_PLATFORM_CUDA)
+#include <cuda.h>  // driver API types only; the entry point comes through the runtime (no -lcuda)
+#endif
 
 namespace gio {
 namespace gpu {
@@ -208,16 +211,6 @@ void sync(const char* routine) {
     fatal(GIO_ERR_PLATFORM, routine, "a kernel on this PE failed: %s (see the GIO error printed by the kernel above)",
           hipGetErrorString(e));
 }
-
-}  // namespace gpu
-}  // namespace gio
-
-#if defined(GIO_PLATFORM_CUDA)
-#include <cuda.h>  // driver API types only; the entry point comes through the runtime (no -lcuda)
-#endif
-
-namespace gio {
-namespace gpu {
 
 void* map_io_for_device(void* host_addr, size_t bytes, std::string* why) {
   hipError_t e = hipHostRegister(host_addr, bytes, hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
 # root. Usage: results/run-2xh200.sh OUTDIR [parts...]
-#   parts: build tests gdatests bench latency bw nvshmem gda jacobi jacobi-lite probe (default: the full set)
+#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe
+#   (default: the full set). Each part's start time goes to OUTDIR/times.txt.
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
 out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
@@ -12,7 +13,7 @@ export GIO_SYMMETRIC_SIZE=2G NVSHMEM_SYMMETRIC_SIZE=2G NVSHMEM_DISABLE_NVLS=1 NC
 nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
-has() { [[ " $parts " == *" $1 "* ]]; }
+has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
 git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
 nvidia-smi -L > "$out/device.txt"
 
@@ -25,25 +26,43 @@ if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ord
     run build-gpu/nvlink_ordering > "$out/nvlink_ordering.txt" 2>&1
   cat "$out/nvlink_ordering.txt"
 fi
-if has tests; then
-  (cd build-gpu && T=400 run ctest -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest.log" 2>&1
+if has tests; then  # everything but gda (gdatests) and the long stress/fuzz runs
+  (cd build-gpu && T=400 run ctest -E "stress|fuzz|gda" --timeout 120 -j4) > "$out/ctest.log" 2>&1
   tail -15 "$out/ctest.log"
 fi
 if has gdatests; then
-  (cd build-gpu && T=400 run ctest -R "gda" -E "stress|fuzz" --timeout 300 -j4) > "$out/ctest-gda.log" 2>&1
+  (cd build-gpu && T=300 run ctest -R "gda" -E "stress|fuzz" --timeout 60 -j4) > "$out/ctest-gda.log" 2>&1
   tail -12 "$out/ctest-gda.log"
+fi
+if has gdadiag; then  # the Jacobi2D gda case alone, with a short timeout and its own output
+  GIO_TRANSPORT=gda GIO_TIMEOUT_MS=10000 T=40 run $B/giorun -n 2 $B/jacobi2d --variant gio --nx 256 --ny 256 \
+    --iters 20 > "$out/jacobi-gda.txt" 2>&1; echo "rc=$?" >> "$out/jacobi-gda.txt"
+  GIO_TRANSPORT=gda GIO_TIMEOUT_MS=10000 T=40 run $B/giorun -n 2 $B/jacobi2d --variant gio-launch --nx 256 --ny 256 \
+    --iters 20 --nccheck 1000 > "$out/jacobi-gda-nonorm.txt" 2>&1; echo "rc=$?" >> "$out/jacobi-gda-nonorm.txt"
+  tail -5 "$out/jacobi-gda.txt" "$out/jacobi-gda-nonorm.txt"
 fi
 if has latency; then
   # (the full sweep of both binaries outlasted 120 s before: give each 240 s)
   T=240 run $B/giorun -n 2 $B/gio-bench put_latency --wgs 1,64 --json "$out/gio-p2p-put_latency.jsonl" > "$out/gio-p2p-put_latency.txt" 2>&1
   [[ -x $B/gio-bench-nvshmem ]] && T=240 run $B/giorun -n 2 $B/gio-bench-nvshmem put_latency --wgs 1,64 --json "$out/nvshmem-put_latency.jsonl" > "$out/nvshmem-put_latency.txt" 2>&1
 fi
+if has quicklat; then  # the three latency targets only: thread scope, one work-group, up to 4 KiB
+  for impl in gio nvshmem; do
+    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
+    [[ -x $bin ]] && T=90 run $B/giorun -n 2 $bin put_latency --scope thread --wgs 1 --max-size 4K \
+      --json "$out/$impl-quicklat.jsonl" > "$out/$impl-quicklat.txt" 2>&1
+    head -40 "$out/$impl-quicklat.txt"
+  done
+fi
 if has bw; then
-  GIO_NUM_CONTEXTS=132 run $B/giorun -n 2 $B/gio-bench bw --wgs 8,32,132 --scope wg --min-size 64K --json "$out/gio-p2p-bw.jsonl" > "$out/gio-p2p-bw.txt" 2>&1
-  [[ -x $B/gio-bench-nvshmem ]] && run $B/giorun -n 2 $B/gio-bench-nvshmem bw --wgs 8,32,132 --scope wg --min-size 64K --json "$out/nvshmem-bw.jsonl" > "$out/nvshmem-bw.txt" 2>&1
+  bwflags="--wgs 8,32,132 --scope wg --min-size 1M --step 4"
+  GIO_NUM_CONTEXTS=132 T=90 run $B/giorun -n 2 $B/gio-bench bw $bwflags --json "$out/gio-p2p-bw.jsonl" > "$out/gio-p2p-bw.txt" 2>&1
+  [[ -x $B/gio-bench-nvshmem ]] && T=90 run $B/giorun -n 2 $B/gio-bench-nvshmem bw $bwflags --json "$out/nvshmem-bw.jsonl" > "$out/nvshmem-bw.txt" 2>&1
+  tail -n 25 "$out/gio-p2p-bw.txt" "$out/nvshmem-bw.txt"
 fi
 if has jacobi-lite && [[ -x $B/jacobi2d ]]; then
-  T=300 run apps/jacobi2d/scaling.sh -b build-gpu -s "2048" -S 16384 -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+  T=240 run apps/jacobi2d/scaling.sh -b build-gpu -s "2048" -S 16384 -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+  grep -E "^jacobi2d |  total|1-PE reference|FAIL" "$out/jacobi.txt" | head -80
 fi
 if has bench; then
   for t in p2p gda; do

@@ -13,44 +13,22 @@ struct scope_thread {
   static GIO_DFN unsigned lane() { return 0; }
   static GIO_DFN unsigned lanes() { return 1; }
   static GIO_DFN void sync() {}
+  // Loads one lane keeps in flight while copying. A lone thread has only its own loads to hide
+  // the load latency behind, so it goes deeper (16 x 16 B = 64 registers) than a lane of a group.
+  static constexpr unsigned copy_batch = 16;
 };
 struct scope_wave {
   static GIO_DFN unsigned lane() { return plat::wave_lane(); }
   static GIO_DFN unsigned lanes() { return plat::wave_active(); }
   static GIO_DFN void sync() { plat::wave_sync(); }
+  static constexpr unsigned copy_batch = 8;
 };
 struct scope_wg {
   static GIO_DFN unsigned lane() { return plat::wg_thread(); }
   static GIO_DFN unsigned lanes() { return plat::wg_size(); }
   static GIO_DFN void sync() { plat::wg_sync(); }
+  static constexpr unsigned copy_batch = 8;
 };
-
-// Copy n bytes with the widest access both pointers' alignment allows, lanes striding over words.
-// Each lane keeps kCopyBatch loads in flight before it stores them: a load-then-store loop waits one
-// full memory latency per word, which made one thread copy 4 KiB at ~6 words per microsecond.
-constexpr unsigned kCopyBatch = 8;
-template <typename W>
-GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
-  // Head bytes up to W alignment of the destination (source shares it: caller checked).
-  size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
-  if (head > n) head = n;
-  for (size_t i = lane; i < head; i += lanes) d[i] = s[i];
-  const size_t words = (n - head) / W::align;
-  typename W::type* dw = (typename W::type*)(d + head);
-  const typename W::type* sw = (const typename W::type*)(s + head);
-  constexpr unsigned B = kCopyBatch;
-  size_t i = lane;
-  for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
-    typename W::type v[B];
-    GIO_UNROLL
-    for (unsigned k = 0; k < B; ++k) v[k] = sw[i + k * lanes];
-    GIO_UNROLL
-    for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
-  }
-  for (; i < words; i += lanes) dw[i] = sw[i];
-  const size_t done = head + words * W::align;
-  for (size_t j = done + lane; j < n; j += lanes) d[j] = s[j];
-}
 
 struct word16 {
   struct alignas(16) type { unsigned long long a, b; };
@@ -69,6 +47,50 @@ struct word1 {
   static constexpr size_t align = 1;
 };
 
+// The last n < 16 bytes after a word copy, from a word-aligned d and s: widest first, so an 8-byte
+// put is one store (byte stores made it eight separate remote writes).
+GIO_DFN void copy_tail(uint8_t* d, const uint8_t* s, size_t n) {
+  if (n & 8) {
+    *(unsigned long long*)d = *(const unsigned long long*)s;
+    d += 8, s += 8;
+  }
+  if (n & 4) {
+    *(unsigned int*)d = *(const unsigned int*)s;
+    d += 4, s += 4;
+  }
+  if (n & 2) {
+    *(unsigned short*)d = *(const unsigned short*)s;
+    d += 2, s += 2;
+  }
+  if (n & 1) *d = *s;
+}
+
+// Copy n bytes with words of W (both pointers share W's alignment: the caller checked), lanes
+// striding over words. Each lane keeps B loads in flight before it stores them: a load-then-store
+// loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
+template <typename W, unsigned B>
+GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+  // Head bytes up to W alignment of the destination.
+  size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
+  if (head > n) head = n;
+  for (size_t i = lane; i < head; i += lanes) d[i] = s[i];
+  const size_t words = (n - head) / W::align;
+  typename W::type* dw = (typename W::type*)(d + head);
+  const typename W::type* sw = (const typename W::type*)(s + head);
+  size_t i = lane;
+  for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
+    typename W::type v[B];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k) v[k] = sw[i + k * lanes];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
+  }
+  for (; i < words; i += lanes) dw[i] = sw[i];
+  const size_t done = head + words * W::align;
+  if (done < n && lane == words % lanes) copy_tail(d + done, s + done, n - done);
+}
+
+// Copy n bytes with the widest access both pointers' alignment allows.
 template <typename S>
 GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
   uint8_t* d = (uint8_t*)dst;
@@ -76,13 +98,13 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
   uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
   unsigned lane = S::lane(), lanes = S::lanes();
   if ((mis & 15) == 0)
-    copy_words<word16>(d, s, n, lane, lanes);
+    copy_words<word16, S::copy_batch>(d, s, n, lane, lanes);
   else if ((mis & 7) == 0)
-    copy_words<word8>(d, s, n, lane, lanes);
+    copy_words<word8, S::copy_batch>(d, s, n, lane, lanes);
   else if ((mis & 3) == 0)
-    copy_words<word4>(d, s, n, lane, lanes);
+    copy_words<word4, S::copy_batch>(d, s, n, lane, lanes);
   else
-    copy_words<word1>(d, s, n, lane, lanes);
+    copy_words<word1, S::copy_batch>(d, s, n, lane, lanes);
 }
 
 }  // namespace dev

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
 # root. Usage: results/run-2xh200.sh OUTDIR [parts...]
-#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe
+#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe fullgpu
 #   (default: the full set). Each part's start time goes to OUTDIR/times.txt.
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
@@ -9,7 +9,8 @@ out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
 parts=${*:-build tests bench nvshmem gda jacobi}
 mkdir -p "$out"
 B=build-gpu/bin
-export GIO_SYMMETRIC_SIZE=2G NVSHMEM_SYMMETRIC_SIZE=2G NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+# 4G: one PE at 16384^2 holds two 1 GiB fields.
+export GIO_SYMMETRIC_SIZE=4G NVSHMEM_SYMMETRIC_SIZE=4G NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
@@ -25,6 +26,11 @@ if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ord
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/nvlink_ordering.cu -o build-gpu/nvlink_ordering 2>> "$out/build.log" &&
     run build-gpu/nvlink_ordering > "$out/nvlink_ordering.txt" 2>&1
   cat "$out/nvlink_ordering.txt"
+fi
+if has fullgpu; then  # can the softnic's copies and atomic kernels run while a kernel holds every SM?
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/copy_under_full_gpu.cu -o build-gpu/copy_under_full_gpu 2>> "$out/build.log" &&
+    T=60 run build-gpu/copy_under_full_gpu > "$out/copy_under_full_gpu.txt" 2>&1
+  cat "$out/copy_under_full_gpu.txt"
 fi
 if has tests; then  # everything but gda (gdatests) and the long stress/fuzz runs
   (cd build-gpu && T=400 run ctest -E "stress|fuzz|gda" --timeout 120 -j4) > "$out/ctest.log" 2>&1

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) step(sweep_plan p, const 
 // gio: every iteration in one launch. The grid barrier separates iterations on this PE (interior
 // rows need the rows other work-groups computed); the signals order them across PEs.
 template <typename T, int V>
-__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 4) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
+__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
                                                    int use_ex, int iters, int nccheck, norm_slots n,
                                                    grid_barrier* bar, unsigned long long timeout_ns,
                                                    wait_clock clk) {

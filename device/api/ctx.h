@@ -59,6 +59,7 @@ GIO_DFN int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
 // Work-group collective: quiets the context, then returns it to the pool.
 GIO_DFN void shmemx_wg_ctx_destroy(shmem_ctx_t ctx) {
   ::gio::dev::check_ctx("shmemx_wg_ctx_destroy", ctx);
+  ::gio::dev::check_ctx_live("shmemx_wg_ctx_destroy", ctx);  // a second destroy is an error
   if (ctx == nullptr) return;  // the default context is not destroyed
   ::gio::plat::wg_sync();
   if (::gio::plat::wg_thread() == 0) {

@@ -21,13 +21,19 @@ namespace dev {
   GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
 }
 
-// A user context must be one shmemx_wg_ctx_create handed out (or SHMEM_CTX_DEFAULT == nullptr).
+// A user context must be a slot of the context table (or SHMEM_CTX_DEFAULT == nullptr). This part
+// is arithmetic on the constant state, so every routine pays it.
 GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
   if (ctx == nullptr) return;
   const gio_device_state_v1& st = GIO_DSTATE;
-  if (ctx < st.ctx_table || ctx >= st.ctx_table + st.num_ctx || ctx->magic != GIO_CTX_MAGIC ||
-      !ctx->in_use)
-    fail_ctx(routine, ctx);
+  const uintptr_t off = (uintptr_t)ctx - (uintptr_t)st.ctx_table;
+  if (off >= (uintptr_t)st.num_ctx * sizeof(gio_ctx_v1) || off % sizeof(gio_ctx_v1)) fail_ctx(routine, ctx);
+}
+// ... and one shmemx_wg_ctx_create handed out and nobody destroyed. This reads the context from
+// global memory (an L2 round trip after any system-scope acquire, ~0.2 us), so only the paths that
+// use the context's queues pay it: p2p never reads the context.
+GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
+  if (ctx != nullptr && (ctx->magic != GIO_CTX_MAGIC || !ctx->in_use)) fail_ctx(routine, ctx);
 }
 
 template <typename S>
@@ -39,6 +45,7 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::put<S>(p2p::remote(st, dst, pe), src, n); return;
     case GIO_TRANSPORT_GDA:
+      check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::put(rt, st, ctx, dst, src, n, pe, nbi);
       return;
     default: no_transport(rt, pe);
@@ -54,6 +61,7 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::get<S>(dst, p2p::remote(st, src, pe), n); return;
     case GIO_TRANSPORT_GDA:
+      check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::get(rt, st, ctx, dst, src, n, pe);
       return;
     default: no_transport(rt, pe);
@@ -65,13 +73,19 @@ GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = state_checked(rt);
   check_ctx(rt, ctx);
   p2p::quiet();
-  if (st.gda_queues) gda::quiet(rt, st, ctx);
+  if (st.gda_queues) {
+    check_ctx_live(rt, ctx);
+    gda::quiet(rt, st, ctx);
+  }
 }
 GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = state_checked(rt);
   check_ctx(rt, ctx);
   p2p::fence();
-  if (st.gda_queues) gda::fence(st, ctx);
+  if (st.gda_queues) {
+    check_ctx_live(rt, ctx);
+    gda::fence(st, ctx);
+  }
 }
 
 // Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
@@ -87,6 +101,7 @@ GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compar
   memcpy(&v, &value, sizeof v);
   memcpy(&c, &compare, sizeof c);
   if (st.peer_transport[pe] == GIO_TRANSPORT_GDA) {
+    check_ctx_live(rt, ctx);
     old = gda::amo<U>(rt, st, ctx, op, (U*)dst, v, c, pe);
     T r;
     memcpy(&r, &old, sizeof r);
@@ -134,7 +149,10 @@ GIO_DFN void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
 GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
-    case GIO_TRANSPORT_GDA: gda::signal(rt, st, ctx, sig, value, op, pe); return;
+    case GIO_TRANSPORT_GDA:
+      check_ctx_live(rt, ctx);
+      gda::signal(rt, st, ctx, sig, value, op, pe);
+      return;
     case GIO_TRANSPORT_P2P: {
       unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
       // Release, then a store the target's acquire load pairs with. No value is needed back, so

@@ -41,6 +41,8 @@ enum dev_fault {
   DF_WAIT_FOREVER,
   DF_BARRIER_ALONE,
   DF_P_UNINIT,
+  DF_PUT_BAD_CTX,
+  DF_PUT_DEAD_CTX,
 };
 
 // One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
@@ -65,6 +67,16 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
       shmem_int_wait_until((int*)sym, SHMEM_CMP_EQ, 42);
       break;
     case DF_P_UNINIT: shmem_int_p((int*)priv, 1, 0); break;
+    case DF_PUT_BAD_CTX:  // inside the heap, but not a context slot
+      shmem_ctx_putmem((shmem_ctx_t)(sym + 8), sym, sym + 64, 8, 1);
+      break;
+    case DF_PUT_DEAD_CTX: {  // a context used after its destroy (one thread = the work-group)
+      shmem_ctx_t ctx;
+      if (shmemx_wg_ctx_create(0, &ctx) != 0) break;  // no context: "NO FAULT" fails the test
+      shmemx_wg_ctx_destroy(ctx);
+      shmem_ctx_putmem(ctx, sym, sym + 64, 8, 1);
+      break;
+    }
   }
 }
 
@@ -162,7 +174,8 @@ const dev_case kDevCases[] = {
     {"dev_put_past_end", DF_PUT_PAST_END, 1}, {"dev_get_outside", DF_GET_OUTSIDE, 1},
     {"dev_amo_misaligned", DF_AMO_MISALIGNED, 1}, {"dev_wait_bad_cmp", DF_WAIT_BAD_CMP, 1},
     {"dev_signal_bad_op", DF_SIGNAL_BAD_OP, 1}, {"dev_wait_timeout", DF_WAIT_FOREVER, 1},
-    {"dev_barrier_timeout", DF_BARRIER_ALONE, 64},
+    {"dev_barrier_timeout", DF_BARRIER_ALONE, 64}, {"dev_put_bad_ctx", DF_PUT_BAD_CTX, 1},
+    {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1},
 };
 
 }  // namespace

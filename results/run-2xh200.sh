@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
 # root. Usage: results/run-2xh200.sh OUTDIR [parts...]
-#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe fullgpu
+#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe fullgpu bwprobe scopelat
 #   (default: the full set). Each part's start time goes to OUTDIR/times.txt.
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
@@ -27,6 +27,11 @@ if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ord
     run build-gpu/nvlink_ordering > "$out/nvlink_ordering.txt" 2>&1
   cat "$out/nvlink_ordering.txt"
 fi
+if has bwprobe; then  # SM stores against the bulk-copy engine (TMA) into the peer (results/probes/nvlink_bw.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/nvlink_bw.cu -o build-gpu/nvlink_bw 2>> "$out/build.log" &&
+    T=90 run build-gpu/nvlink_bw > "$out/nvlink_bw.txt" 2>&1
+  cat "$out/nvlink_bw.txt"
+fi
 if has fullgpu; then  # can the softnic's copies and atomic kernels run while a kernel holds every SM?
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/copy_under_full_gpu.cu -o build-gpu/copy_under_full_gpu 2>> "$out/build.log" &&
     T=60 run build-gpu/copy_under_full_gpu > "$out/copy_under_full_gpu.txt" 2>&1
@@ -37,7 +42,7 @@ if has tests; then  # everything but gda (gdatests) and the long stress/fuzz run
   tail -15 "$out/ctest.log"
 fi
 if has gdatests; then
-  (cd build-gpu && T=300 run ctest -R "gda" -E "stress|fuzz" --timeout 60 -j4) > "$out/ctest-gda.log" 2>&1
+  (cd build-gpu && T=150 run ctest -R "gda" -E "stress|fuzz" --timeout 45 -j4 --output-on-failure) > "$out/ctest-gda.log" 2>&1
   tail -12 "$out/ctest-gda.log"
 fi
 if has gdadiag; then  # the Jacobi2D gda case alone, with a short timeout and its own output
@@ -58,6 +63,13 @@ if has quicklat; then  # the three latency targets only: thread scope, one work-
     [[ -x $bin ]] && T=90 run $B/giorun -n 2 $bin put_latency --scope thread --wgs 1 --max-size 4K \
       --json "$out/$impl-quicklat.jsonl" > "$out/$impl-quicklat.txt" 2>&1
     head -40 "$out/$impl-quicklat.txt"
+  done
+fi
+if has scopelat; then  # thread and work-group scope, 1 and 64 work-groups at once, up to 4 KiB
+  for impl in gio nvshmem; do
+    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
+    [[ -x $bin ]] && T=60 run $B/giorun -n 2 $bin put_latency --scope thread,wg --wgs 1,64 --max-size 4K --step 8 \
+      --json "$out/$impl-scopelat.jsonl" > "$out/$impl-scopelat.txt" 2>&1
   done
 fi
 if has bw; then

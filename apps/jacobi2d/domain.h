@@ -84,7 +84,7 @@ struct norm_slots {
   double* local = nullptr;       // device: this PE's sum of squared updates
   unsigned* done = nullptr;      // device: work-groups that added to local[c] (one-launch variants)
   double* parts = nullptr;       // symmetric [nchecks][npes]: every PE's sum, by its puts
-  uint64_t* arrived = nullptr;   // symmetric [nchecks]: how many PEs' sums have landed
+  uint64_t* arrived = nullptr;   // symmetric [nchecks][npes]: 1 once that PE's sum has landed
   double* global = nullptr;      // device: sqrt of the sum over PEs
 };
 

@@ -37,7 +37,7 @@ void fields<T>::alloc(const options& o, const domain& dom, const launch_shape& s
   ex.sig_top = (uint64_t*)shmem_malloc(s.nseg * sizeof(uint64_t));
   ex.sig_bot = (uint64_t*)shmem_malloc(s.nseg * sizeof(uint64_t));
   norm.parts = (double*)shmem_malloc((size_t)nchecks * d.npes * sizeof(double));
-  norm.arrived = (uint64_t*)shmem_malloc((size_t)nchecks * sizeof(uint64_t));
+  norm.arrived = (uint64_t*)shmem_malloc((size_t)nchecks * d.npes * sizeof(uint64_t));
   ex.prev = d.prev;
   ex.next = d.next;
   ex.prev_chunk = d.prev_chunk;
@@ -60,7 +60,7 @@ void fields<T>::reset() {
   HIP_CHECK(hipMemset(ex.sig_top, 0, shape.nseg * sizeof(uint64_t)));
   HIP_CHECK(hipMemset(ex.sig_bot, 0, shape.nseg * sizeof(uint64_t)));
   HIP_CHECK(hipMemset(norm.parts, 0, (size_t)n * d.npes * sizeof(double)));
-  HIP_CHECK(hipMemset(norm.arrived, 0, n * sizeof(uint64_t)));
+  HIP_CHECK(hipMemset(norm.arrived, 0, (size_t)n * d.npes * sizeof(uint64_t)));
   HIP_CHECK(hipMemset(norm.local, 0, n * sizeof(double)));
   HIP_CHECK(hipMemset(norm.done, 0, n * sizeof(unsigned)));
   HIP_CHECK(hipMemset(norm.global, 0, n * sizeof(double)));

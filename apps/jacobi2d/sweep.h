@@ -102,10 +102,14 @@ GIO_DFN double sweep(const sweep_plan& p, const T* a, T* an, const halo_exchange
   return s;
 }
 
-// One thread: this PE's sum for check c goes to every PE (put + signal add); then the check
-// before it, whose puts had a whole check interval to land, is reduced to its global norm.
+// One thread: this PE's sum for check c goes to every other PE (put + signal set of its own
+// flag: a set, not an add, so no NIC atomic is on the way -- they are the slow path of a real NIC
+// and need a free SM on the software one); then the check before it, whose puts had a whole
+// check interval to land, is reduced to its global norm.
 JACOBI_OUT_OF_LINE void norm_consume(const norm_slots& n, int c) {
-  shmem_signal_wait_until(n.arrived + c, SHMEM_CMP_GE, (uint64_t)n.npes);
+  uint64_t* flags = n.arrived + (size_t)c * n.npes;
+  for (int pe = 0; pe < n.npes; ++pe)
+    if (pe != n.me) shmem_signal_wait_until(flags + pe, SHMEM_CMP_GE, 1);
   double s = 0;
   const volatile double* parts = n.parts + (size_t)c * n.npes;
   for (int pe = 0; pe < n.npes; ++pe) s += parts[pe];  // PE order: the same sum everywhere
@@ -118,12 +122,11 @@ JACOBI_OUT_OF_LINE void norm_publish(const norm_slots& n, int c, bool comm) {
     return;
   }
   double* mine = n.parts + (size_t)c * n.npes + n.me;
-  *mine = v;
-  for (int i = 1; i <= n.npes; ++i) {
+  *mine = v;  // our own part: this thread reads it back in norm_consume
+  uint64_t* flag = n.arrived + (size_t)c * n.npes + n.me;
+  for (int i = 1; i < n.npes; ++i) {
     const int pe = (n.me + i) % n.npes;
-    // To ourselves only the signal: its fence orders the store above.
-    shmem_putmem_signal(mine, mine, pe == n.me ? 0 : sizeof(double), n.arrived + c, 1,
-                        SHMEM_SIGNAL_ADD, pe);
+    shmem_putmem_signal(mine, mine, sizeof(double), flag, 1, SHMEM_SIGNAL_SET, pe);
   }
   if (c > 0) norm_consume(n, c - 1);
 }

@@ -63,6 +63,7 @@ typedef cudaFuncAttributes hipFuncAttributes;
 #define hipStreamCreateWithPriority cudaStreamCreateWithPriority
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamQuery cudaStreamQuery
 #define hipStreamWaitEvent cudaStreamWaitEvent
 #define hipEventCreate cudaEventCreate
 #define hipEventRecord cudaEventRecord

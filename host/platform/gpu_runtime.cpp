@@ -2,7 +2,9 @@
 // node map it into their own address space, so kernels reach it with plain loads and stores.
 // Written with HIP names; on cuda they come from device/platform/cuda_hip_compat.h.
 // Compiled by the kernel compiler (nvcc / hipcc): host-initiated atomics run as a one-thread kernel.
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "device/api/host_entry.h"
 #include "device/platform/platform.h"  // defines GIO_PLATFORM_*
@@ -173,6 +175,50 @@ namespace {
 // spins on a completion, can wait for that kernel and deadlock.
 hipStream_t g_nic_stream = nullptr;
 unsigned long long* g_nic_result = nullptr;
+// Same-device copies go through this pinned buffer (see nic_copy).
+constexpr size_t kNicStage = 1u << 20;
+uint8_t* g_nic_stage = nullptr;
+
+// The device holding p, or -1 for host memory.
+int device_of(const void* p) {
+#if defined(GIO_PLATFORM_CUDA)
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return a.type == cudaMemoryTypeDevice ? a.device : -1;
+#else
+  hipPointerAttribute_t a;
+  if (hipPointerGetAttributes(&a, p) != hipSuccess) {
+    (void)hipGetLastError();
+    return -1;
+  }
+  return a.memoryType == hipMemoryTypeDevice ? a.device : -1;
+#endif
+}
+
+// Waits for the softnic's stream. What the softnic issues must never need an SM: the kernel that
+// is waiting for this very completion may hold all of them. Copies between devices and between
+// host and device run on copy engines and finish; a same-device copy and the atomic kernel need an
+// SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy); an atomic cannot, so a
+// stall is named once instead of looking like a NIC that lost the operation.
+void nic_wait(const char* what) {
+  const auto t0 = std::chrono::steady_clock::now();
+  bool told = false;
+  for (;;) {
+    const hipError_t e = hipStreamQuery(g_nic_stream);
+    if (e == hipSuccess) return;
+    if (e != hipErrorNotReady) check(e, "softnic", what);
+    if (!told && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(1)) {
+      told = true;
+      info(0, "softnic: %s has waited 1 s for a free SM: a running kernel holds every SM of this GPU. "
+              "Over the software NIC on a GPU, atomics and signal adds run as a one-thread kernel, so "
+              "leave room for one more work-group, or use GIO_TRANSPORT=p2p", what);
+    }
+    std::this_thread::yield();
+  }
+}
 }  // namespace
 
 void nic_prepare() {
@@ -186,11 +232,26 @@ void nic_prepare() {
   if (!g_nic_stream) check(hipStreamCreateWithFlags(&g_nic_stream, hipStreamNonBlocking), "shmem_init", "hipStreamCreateWithFlags");
   if (!g_nic_result)
     check(hipHostMalloc((void**)&g_nic_result, sizeof(unsigned long long), hipHostMallocDefault), "shmem_init", "hipHostMalloc");
+  if (!g_nic_stage) check(hipHostMalloc((void**)&g_nic_stage, kNicStage, hipHostMallocDefault), "shmem_init", "hipHostMalloc");
 }
 
 void nic_copy(void* dst, const void* src, size_t n) {
-  check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, g_nic_stream), "softnic", "hipMemcpyAsync");
-  check(hipStreamSynchronize(g_nic_stream), "softnic", "hipStreamSynchronize");
+  const int dd = device_of(dst);
+  if (dd < 0 || dd != device_of(src)) {  // host<->device or device<->peer: a copy engine
+    check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, g_nic_stream), "softnic", "hipMemcpyAsync");
+    nic_wait("a copy");
+    return;
+  }
+  // Within one device the runtime copies with a kernel, which cannot start while the GPU is full:
+  // bounce through pinned host memory, two copy-engine hops.
+  for (size_t off = 0; off < n; off += kNicStage) {
+    const size_t k = n - off < kNicStage ? n - off : kNicStage;
+    check(hipMemcpyAsync(g_nic_stage, (const uint8_t*)src + off, k, hipMemcpyDeviceToHost, g_nic_stream), "softnic",
+          "hipMemcpyAsync (to the staging buffer)");
+    check(hipMemcpyAsync((uint8_t*)dst + off, g_nic_stage, k, hipMemcpyHostToDevice, g_nic_stream), "softnic",
+          "hipMemcpyAsync (from the staging buffer)");
+    nic_wait("a same-device copy");
+  }
 }
 
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
@@ -201,7 +262,7 @@ uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
     hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned long long*)addr, op,
                        (unsigned long long)v, (unsigned long long)c, g_nic_result);
   check(hipGetLastError(), "softnic", "launching the atomic kernel");
-  check(hipStreamSynchronize(g_nic_stream), "softnic", "the atomic kernel");
+  nic_wait("the atomic kernel");
   return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
 }
 

@@ -3,6 +3,7 @@
 // Written with HIP names; on cuda they come from device/platform/cuda_hip_compat.h.
 // Compiled by the kernel compiler (nvcc / hipcc): host-initiated atomics run as a one-thread kernel.
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -52,6 +53,12 @@ int device_count() {
 }
 
 int select_device(int local_rank) {
+#if defined(GIO_PLATFORM_CUDA)
+  // Eager module loading unless the user chose otherwise (see giorun: under lazy loading a load
+  // waits for running kernels, and the softnic's work is issued while kernels spin on it). Takes
+  // effect only if nothing in this process has initialized CUDA yet; giorun sets it for the job.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+#endif
   int n = device_count();
   if (n <= 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "no GPU is visible to this process");
   int dev = local_rank % n;
@@ -212,9 +219,11 @@ void nic_wait(const char* what) {
     if (e != hipErrorNotReady) check(e, "softnic", what);
     if (!told && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(1)) {
       told = true;
-      info(0, "softnic: %s has waited 1 s for a free SM: a running kernel holds every SM of this GPU. "
-              "Over the software NIC on a GPU, atomics and signal adds run as a one-thread kernel, so "
-              "leave room for one more work-group, or use GIO_TRANSPORT=p2p", what);
+      info(0, "softnic: %s has not finished after 1 s while this GPU's kernels wait on it. Two causes "
+              "are known: CUDA lazy module loading (a load waits for the running kernels; run with "
+              "CUDA_MODULE_LOADING=EAGER, as giorun does) and a GPU whose SMs are all held (atomics run "
+              "as a one-thread kernel: leave room for one more work-group, or use GIO_TRANSPORT=p2p)",
+           what);
     }
     std::this_thread::yield();
   }

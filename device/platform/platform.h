@@ -128,18 +128,6 @@ GIO_DFN void fence_release_system() {
 #endif
 }
 
-// Ask for the cache line holding p to be brought into this core's L1 (no register waits for it).
-// Generic addressing: p may be global or shared memory.
-GIO_DFN void prefetch_l1(const void* p) {
-#if defined(GIO_PLATFORM_CUDA)
-  asm volatile("prefetch.L1 [%0];" ::"l"(p));
-#elif defined(GIO_PLATFORM_HOST)
-  __builtin_prefetch(p);
-#else
-  (void)p;  // gfx9 has no prefetch instruction; its loads stay batched (copy_words)
-#endif
-}
-
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DFN void relax() {
 #if defined(GIO_PLATFORM_HOST)

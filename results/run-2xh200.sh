@@ -15,7 +15,9 @@ nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
 has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
-git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
+# The device's copy of .git can be stale: pass GIO_COMMIT=$(git rev-parse --short HEAD) from here
+# (commit.txt, and gio-bench's JSON lines through apps/bench/commit.cmake).
+echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
 nvidia-smi -L > "$out/device.txt"
 
 if has build; then

@@ -11,6 +11,7 @@ typedef cudaDeviceProp hipDeviceProp_t;
 typedef cudaIpcMemHandle_t hipIpcMemHandle_t;
 typedef cudaMemcpyKind hipMemcpyKind;
 typedef cudaFuncAttributes hipFuncAttributes;
+typedef cudaPointerAttributes hipPointerAttribute_t;
 
 #define hipSuccess cudaSuccess
 #define hipErrorInvalidValue cudaErrorInvalidValue
@@ -64,6 +65,7 @@ typedef cudaFuncAttributes hipFuncAttributes;
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipStreamQuery cudaStreamQuery
+#define hipPointerGetAttributes cudaPointerGetAttributes
 #define hipStreamWaitEvent cudaStreamWaitEvent
 #define hipEventCreate cudaEventCreate
 #define hipEventRecord cudaEventRecord

@@ -188,21 +188,17 @@ uint8_t* g_nic_stage = nullptr;
 
 // The device holding p, or -1 for host memory.
 int device_of(const void* p) {
-#if defined(GIO_PLATFORM_CUDA)
-  cudaPointerAttributes a;
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return -1;
-  }
-  return a.type == cudaMemoryTypeDevice ? a.device : -1;
-#else
   hipPointerAttribute_t a;
   if (hipPointerGetAttributes(&a, p) != hipSuccess) {
     (void)hipGetLastError();
     return -1;
   }
-  return a.memoryType == hipMemoryTypeDevice ? a.device : -1;
+#if defined(GIO_PLATFORM_CUDA)
+  const bool on_device = a.type == cudaMemoryTypeDevice;
+#else
+  const bool on_device = a.memoryType == hipMemoryTypeDevice;  // HIP 5.2 names the field so
 #endif
+  return on_device ? a.device : -1;
 }
 
 // Waits for the softnic's stream. What the softnic issues must never need an SM: the kernel that

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The issues' GPU targets, checked against one run directory of results/run-2xh200.sh.
+"""The issues' GPU targets, checked against one run directory of results/run-gpu.sh.
 
 Usage: results/goals.py RUN_DIR [--markdown]
 

@@ -9,6 +9,7 @@
 namespace bench {
 namespace {
 const run_env* g_env = nullptr;
+int g_pair[2] = {0, 1};  // the measured PEs, in every JSON line (4-GPU runs measure each pair)
 FILE* g_json = nullptr;
 bool g_header = false;
 
@@ -30,6 +31,8 @@ const char* build_commit() { return GIO_BENCH_COMMIT; }
 
 void report_open(const run_env& env, const options& o) {
   g_env = &env;
+  g_pair[0] = o.pair_a;
+  g_pair[1] = o.pair_b;
   if (!env.reporter) return;
   printf("# gio-bench %s  impl=%s transport=%s device=\"%s\" commit=%s date=%s PEs=%d pair=%d,%d\n",
          o.bench.c_str(), env.impl.c_str(), env.transport.c_str(), env.device.c_str(),
@@ -61,11 +64,11 @@ void report(const record& r) {
   fprintf(g_json,
           "{\"bench\": %s, \"impl\": %s, \"transport\": %s, \"scope\": %s, \"bytes\": %zu, "
           "\"work_groups\": %d, \"metric\": %s, \"median\": %.9g, \"min\": %.9g, \"max\": %.9g, "
-          "\"unit\": %s, \"device\": %s, \"commit\": %s, \"date\": %s, \"pes\": %d}\n",
+          "\"unit\": %s, \"device\": %s, \"commit\": %s, \"date\": %s, \"pes\": %d, \"pair\": [%d, %d]}\n",
           json_str(r.bench).c_str(), json_str(e.impl).c_str(), json_str(e.transport).c_str(),
           json_str(r.scope).c_str(), r.bytes, r.work_groups, json_str(r.metric).c_str(), r.s.median,
           r.s.min, r.s.max, json_str(r.unit).c_str(), json_str(e.device).c_str(),
-          json_str(e.commit).c_str(), json_str(e.date).c_str(), e.npes);
+          json_str(e.commit).c_str(), json_str(e.date).c_str(), e.npes, g_pair[0], g_pair[1]);
   fflush(g_json);
 }
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 REQUIRED = ["bench", "transport", "scope", "bytes", "work_groups", "metric", "median", "min", "max",
-            "unit", "device", "commit", "date", "impl"]
+            "unit", "device", "commit", "date", "impl", "pes", "pair"]
 # Metrics each run must produce. bw/msgrate also run with --bidir.
 EXPECTED = {
     "put_latency": {"pingpong_half_rtt", "put_nbi_quiet", "interk_half_rtt", "interk_empty"},
@@ -51,6 +51,10 @@ def check_file(path, sub, expected, transport=None):
         for k in ("transport", "device", "commit", "date", "unit", "scope"):
             if not isinstance(r[k], str) or not r[k]:
                 errors.append("%s: %s is empty" % (where, k))
+        pair = r["pair"]
+        if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1] or
+                not all(isinstance(p, int) and 0 <= p < r["pes"] for p in pair)):
+            errors.append("%s: pair %r with %r PEs" % (where, pair, r["pes"]))
         if not isinstance(r["bytes"], int) or r["bytes"] < 0:
             errors.append("%s: bytes %r" % (where, r["bytes"]))
         if not isinstance(r["work_groups"], int) or r["work_groups"] < 1:

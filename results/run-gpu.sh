@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The GPU measurements behind results/: run on the 2xH200 machine (nvidia-h200-x2) from the repo
-# root. Usage: results/run-2xh200.sh OUTDIR [parts...]
-#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite probe fullgpu bwprobe scopelat
-#   (default: the full set). Each part's start time goes to OUTDIR/times.txt.
+# The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
+# nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
+#   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
+#          probe fullgpu bwprobe scopelat; on 4 GPUs: tests4 jacobi4 pairs
+#   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
+# (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
-out=${1:?usage: run-2xh200.sh OUTDIR [parts...]}; shift
+out=${1:?usage: run-gpu.sh OUTDIR [parts...]}; shift
 parts=${*:-build tests bench nvshmem gda jacobi}
 mkdir -p "$out"
 B=build-gpu/bin
@@ -18,10 +20,10 @@ has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt
 # The device's copy of .git can be stale: pass GIO_COMMIT=$(git rev-parse --short HEAD) from here
 # (commit.txt, and gio-bench's JSON lines through apps/bench/commit.cmake).
 echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
-nvidia-smi -L > "$out/device.txt"
+nvidia-smi -L > "$out/device.txt"; nvidia-smi topo -m > "$out/topo.txt" 2>&1
 
 if has build; then
-  cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES=2 > "$out/build.log" 2>&1
+  cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="${GIO_TEST_PES:-2}" > "$out/build.log" 2>&1
   ninja -C build-gpu -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
 fi
 if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ordering.cu)
@@ -44,8 +46,34 @@ if has tests; then  # everything but gda (gdatests) and the long stress/fuzz run
   tail -15 "$out/ctest.log"
 fi
 if has gdatests; then
-  (cd build-gpu && T=150 run ctest -R "gda" -E "stress|fuzz" --timeout 45 -j4 --output-on-failure) > "$out/ctest-gda.log" 2>&1
+  (cd build-gpu && T=150 run ctest -R "gda" -E "stress|fuzz|np4" --timeout 45 -j4 --output-on-failure) > "$out/ctest-gda.log" 2>&1
   tail -12 "$out/ctest-gda.log"
+fi
+if has tests4; then  # the functional suite at 4 PEs, one GPU each (build with GIO_TEST_PES="2;4")
+  (cd build-gpu && T=300 run ctest -R "np4" -E "stress|fuzz" --timeout 90 -j1 --output-on-failure) > "$out/ctest-np4.log" 2>&1
+  tail -25 "$out/ctest-np4.log"
+fi
+if has jacobi4 && [[ -x $B/jacobi2d ]]; then  # weak (2K^2, 16K^2 per GPU) and strong (16384^2) at 1, 2, 4 GPUs
+  T=${JT:-480} run apps/jacobi2d/scaling.sh -b build-gpu -p "1 2 4" -s "2048 16384" -S 16384 -o "$out/jacobi4.jsonl" > "$out/jacobi4.txt" 2>&1
+  echo "scaling rc=$?" >> "$out/jacobi4.txt"
+  grep -E "FAIL|rc=" "$out/jacobi4.txt" | head -20
+  python3 apps/jacobi2d/plot.py "$out/jacobi4.jsonl" --outdir "$out" > /dev/null 2>&1 || true
+fi
+if has pairs; then  # put latency and bandwidth between every pair of the 4 GPUs, GIO and NVSHMEM
+  for impl in gio nvshmem; do
+    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
+    [[ -x $bin ]] || continue
+    for p in 0,1 0,2 0,3 1,2 1,3 2,3; do
+      T=60 run $B/giorun -n 4 $bin put_latency --pair $p --scope thread --wgs 1 --max-size 4K --step 8 \
+        --json "$out/$impl-pairs-put_latency.jsonl.$p" > "$out/$impl-pairs-lat-$p.txt" 2>&1
+      GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 4 $bin bw --pair $p --scope wg --wgs 32,132 --min-size 256M \
+        --max-size 256M --json "$out/$impl-pairs-bw.jsonl.$p" > "$out/$impl-pairs-bw-$p.txt" 2>&1
+    done
+    cat "$out/$impl"-pairs-put_latency.jsonl.* > "$out/$impl-pairs-put_latency.jsonl" 2>/dev/null
+    cat "$out/$impl"-pairs-bw.jsonl.* > "$out/$impl-pairs-bw.jsonl" 2>/dev/null
+    rm -f "$out/$impl"-pairs-*.jsonl.*
+  done
+  python3 apps/bench/pairs.py "$out" > "$out/pairs.txt" 2>&1; cat "$out/pairs.txt"
 fi
 if has gdadiag; then  # the Jacobi2D gda case alone, with a short timeout and its own output
   GIO_TRANSPORT=gda GIO_TIMEOUT_MS=10000 T=40 run $B/giorun -n 2 $B/jacobi2d --variant gio --nx 256 --ny 256 \

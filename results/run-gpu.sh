@@ -2,7 +2,7 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe fullgpu bwprobe scopelat rates; on 4 GPUs: tests4 jacobi4 pairs
+#          probe fullgpu bwprobe scopelat rates msgrate; on 4 GPUs: tests4 jacobi4 pairs
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
@@ -140,6 +140,17 @@ if has rates; then  # bandwidth both ways, message rate and LogGOP(S), GIO (p2p,
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
   tail -n 12 "$out"/*-loggop.txt; grep -h "msgrate\|bw_bidir" "$out"/*-msgrate.txt "$out"/*-bidir-bw.txt | tail -40
+fi
+if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
+  for impl in gio nvshmem; do
+    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
+    [[ -x $bin ]] || continue
+    GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --wgs 1,32,132 --json "$out/$impl-msgrate-uni.jsonl" \
+      > "$out/$impl-msgrate-uni.txt" 2>&1
+    GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --bidir --wgs 1,32,132 --json "$out/$impl-msgrate.jsonl" \
+      > "$out/$impl-msgrate.txt" 2>&1
+  done
+  grep -h "^msgrate" "$out"/*-msgrate*.txt
 fi
 if has gda; then
   run $B/gio-gda-post --json "$out/gda_post.jsonl" > "$out/gda_post.txt" 2>&1

@@ -4,7 +4,9 @@
 //
 //  bw       each iteration moves one message of `bytes`, split evenly over the issuers
 //           (shmem_putmem_nbi / _wave / _wg); bytes * iters / time, in GB/s (1e9 B/s).
-//  msgrate  each issuer puts its own 8 bytes per iteration; issuers * iters / time, in Mmsg/s.
+//  msgrate  each issuer puts its own 8 bytes per iteration, to a fresh address every iteration
+//           (repeated stores to one address could be merged before they reach the wire);
+//           issuers * iters / time, in Mmsg/s.
 // Time: from the first work-group's start to the last one's end after its quiet, read from the
 // GPU clock that all work-groups share. --bidir: both PEs stream to each other at once, each
 // timed on its sender; the reported figure is the sum of the two directions.
@@ -17,6 +19,7 @@ struct stream_args {
   uint8_t* dst;
   const uint8_t* src;
   size_t total, chunk;  // bytes per iteration, bytes per issuer
+  size_t stride;        // how far the destination moves each iteration (0: the same bytes again)
   int peer, warmup, iters;
   uint64_t* t;  // per work-group: start and end
   int* ctx_fail;
@@ -49,7 +52,7 @@ __global__ void k_stream(stream_args a) {
       __syncthreads();
       t0 = b_clock_ns();
     }
-    if (len) b_put_nbi<S>(ctx, a.dst + off, a.src + off, len, a.peer);
+    if (len) b_put_nbi<S>(ctx, a.dst + off + (size_t)i * a.stride, a.src + off, len, a.peer);
   }
   b_quiet<S>(ctx);
   __syncthreads();
@@ -86,9 +89,9 @@ double span_ns(const stream_bufs& b, int wgs, int pe) {
 }
 
 // One (scope, work-groups, size) point: reps samples of work/time, work = units per iteration.
-stats stream_point(const stream_bufs& b, scope_t sc, int wgs, size_t total, size_t chunk,
+stats stream_point(const stream_bufs& b, scope_t sc, int wgs, size_t total, size_t chunk, size_t stride,
                    double units, double unit_scale) {
-  stream_args a{b.dst, b.src, total, chunk, peer_pe(), g_opt.warmup, g_opt.iters, b.t,
+  stream_args a{b.dst, b.src, total, chunk, stride, peer_pe(), g_opt.warmup, g_opt.iters, b.t,
                 ctx_fail_counter()};
   std::vector<double> v;
   for (int rep = 0; rep < g_opt.reps; ++rep) {
@@ -107,10 +110,10 @@ stats stream_point(const stream_bufs& b, scope_t sc, int wgs, size_t total, size
   return summarize(v);
 }
 
-stream_bufs alloc(size_t bytes) {
+stream_bufs alloc(size_t bytes, size_t dst_bytes) {
   stream_bufs b;
   for (int w : g_opt.wgs) b.max_wgs = std::max(b.max_wgs, w);
-  b.dst = (uint8_t*)b_malloc(bytes);
+  b.dst = (uint8_t*)b_malloc(dst_bytes);
   b.src = (uint8_t*)b_malloc(bytes);
   b.t = (uint64_t*)b_malloc(2 * b.max_wgs * sizeof(uint64_t));
   hip_check(hipMemset(b.src, 0x5a, bytes), "hipMemset(src)");
@@ -126,7 +129,7 @@ void release(stream_bufs& b) {
 }  // namespace
 
 void run_bw() {
-  stream_bufs b = alloc(g_opt.max_size);
+  stream_bufs b = alloc(g_opt.max_size, g_opt.max_size);
   const char* metric = g_opt.bidir ? "bw_bidir" : "bw_uni";
   for (scope_t sc : g_opt.scopes)
     for (int wgs : g_opt.wgs)
@@ -135,7 +138,7 @@ void run_bw() {
         size_t n = issuers(sc, wgs);
         size_t chunk = ((s + n - 1) / n + 15) / 16 * 16;
         // bytes per ns = GB/s
-        stats st = stream_point(b, sc, wgs, s, chunk, (double)s, 1.0);
+        stats st = stream_point(b, sc, wgs, s, chunk, 0, (double)s, 1.0);
         report({"bw", scope_name(sc), metric, "GB/s", s, wgs, st});
       }
   release(b);
@@ -146,13 +149,13 @@ void run_msgrate() {
   for (int w : g_opt.wgs) max_wgs = std::max(max_wgs, w);
   size_t most = 0;
   for (scope_t sc : g_opt.scopes) most = std::max(most, issuers(sc, max_wgs));
-  stream_bufs b = alloc(most * 8);
+  stream_bufs b = alloc(most * 8, most * 8 * (size_t)(g_opt.warmup + g_opt.iters));
   const char* metric = g_opt.bidir ? "msgrate_bidir" : "msgrate_uni";
   for (scope_t sc : g_opt.scopes)
     for (int wgs : g_opt.wgs) {
       size_t n = issuers(sc, wgs);
       // messages per ns * 1e3 = millions of messages per second
-      stats st = stream_point(b, sc, wgs, n * 8, 8, (double)n, 1e3);
+      stats st = stream_point(b, sc, wgs, n * 8, 8, n * 8, (double)n, 1e3);
       report({"msgrate", scope_name(sc), metric, "Mmsg/s", 8, wgs, st});
     }
   release(b);

@@ -48,22 +48,28 @@ struct word1 {
   static constexpr size_t align = 1;
 };
 
-// The last n < 16 bytes after a word copy, from a word-aligned d and s: widest first, so an 8-byte
-// put is one store (byte stores made it eight separate remote writes).
-GIO_DFN void copy_tail(uint8_t* d, const uint8_t* s, size_t n) {
-  if (n & 8) {
-    *(unsigned long long*)d = *(const unsigned long long*)s;
-    d += 8, s += 8;
+// A few bytes (a head up to word alignment, a tail, a whole small message) with the widest store
+// d's alignment and the count allow, up to M bytes (s shares d's alignment modulo M: the caller
+// checked). Byte stores would make an 8-byte put eight separate remote writes.
+template <size_t M>
+GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
+  while (n) {
+    const uintptr_t a = (uintptr_t)d;
+    size_t w = 1;
+    if (M >= 8 && n >= 8 && (a & 7) == 0) {
+      *(unsigned long long*)d = *(const unsigned long long*)s;
+      w = 8;
+    } else if (M >= 4 && n >= 4 && (a & 3) == 0) {
+      *(unsigned int*)d = *(const unsigned int*)s;
+      w = 4;
+    } else if (M >= 2 && n >= 2 && (a & 1) == 0) {
+      *(unsigned short*)d = *(const unsigned short*)s;
+      w = 2;
+    } else {
+      *d = *s;
+    }
+    d += w, s += w, n -= w;
   }
-  if (n & 4) {
-    *(unsigned int*)d = *(const unsigned int*)s;
-    d += 4, s += 4;
-  }
-  if (n & 2) {
-    *(unsigned short*)d = *(const unsigned short*)s;
-    d += 2, s += 2;
-  }
-  if (n & 1) *d = *s;
 }
 
 // Copy n bytes with words of W (both pointers share W's alignment: the caller checked), lanes
@@ -71,10 +77,10 @@ GIO_DFN void copy_tail(uint8_t* d, const uint8_t* s, size_t n) {
 // loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
 template <typename W, unsigned B>
 GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
-  // Head bytes up to W alignment of the destination.
+  // Head bytes up to W alignment of the destination, by one lane.
   size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
   if (head > n) head = n;
-  for (size_t i = lane; i < head; i += lanes) d[i] = s[i];
+  if (head && lane == 0) copy_small<W::align>(d, s, head);
   const size_t words = (n - head) / W::align;
   typename W::type* dw = (typename W::type*)(d + head);
   const typename W::type* sw = (const typename W::type*)(s + head);
@@ -88,7 +94,7 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   }
   for (; i < words; i += lanes) dw[i] = sw[i];
   const size_t done = head + words * W::align;
-  if (done < n && lane == words % lanes) copy_tail(d + done, s + done, n - done);
+  if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
 }
 
 // Copy n bytes with the widest access both pointers' alignment allows.

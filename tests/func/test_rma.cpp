@@ -79,7 +79,8 @@ TEST_P(RmaScopes, PutAllSizesAlignedAndUnaligned) {
   dbuf<uint8_t> local(kMax);
   unsigned salt = 1;
   for (size_t n : rma_sizes())
-    for (auto offs : {std::make_pair(0, 0), std::make_pair(3, 3), std::make_pair(1, 6), std::make_pair(8, 0)}) {
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(3, 3), std::make_pair(1, 6), std::make_pair(8, 0),
+                      std::make_pair(8, 8)}) {  // (8, 8): an 8-byte head before 16-byte words
       const bool nbi = (salt & 1) != 0;  // alternate blocking and _nbi
       check_transfer(GetParam(), false, nbi, n, offs.first, offs.second, symbuf, local, salt++);
     }
@@ -90,7 +91,8 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
   dbuf<uint8_t> local(kMax);
   unsigned salt = 3;
   for (size_t n : rma_sizes())
-    for (auto offs : {std::make_pair(0, 0), std::make_pair(5, 5), std::make_pair(2, 9), std::make_pair(0, 4)}) {
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(5, 5), std::make_pair(2, 9), std::make_pair(0, 4),
+                      std::make_pair(6, 6)}) {
       const bool nbi = (salt & 1) != 0;  // alternate blocking and _nbi
       check_transfer(GetParam(), true, nbi, n, offs.first, offs.second, symbuf, local, salt++);
     }

@@ -56,7 +56,10 @@ GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
   while (n) {
     const uintptr_t a = (uintptr_t)d;
     size_t w = 1;
-    if (M >= 8 && n >= 8 && (a & 7) == 0) {
+    if (M >= 16 && n >= 16 && (a & 15) == 0) {
+      *(word16::type*)d = *(const word16::type*)s;
+      w = 16;
+    } else if (M >= 8 && n >= 8 && (a & 7) == 0) {
       *(unsigned long long*)d = *(const unsigned long long*)s;
       w = 8;
     } else if (M >= 4 && n >= 4 && (a & 3) == 0) {
@@ -104,6 +107,23 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
   const uint8_t* s = (const uint8_t*)src;
   uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
   unsigned lane = S::lane(), lanes = S::lanes();
+  // Up to 16 bytes: one lane and no loops. Thread-scope callers with the same alignment (8 bytes
+  // each, at consecutive addresses) then run the same store instruction, which the warp coalesces;
+  // the loop path split them into a head and a tail branch.
+  if (n <= 16) {
+    if (lane != 0) return;
+    if ((mis & 15) == 0)
+      copy_small<16>(d, s, n);
+    else if ((mis & 7) == 0)
+      copy_small<8>(d, s, n);
+    else if ((mis & 3) == 0)
+      copy_small<4>(d, s, n);
+    else if ((mis & 1) == 0)
+      copy_small<2>(d, s, n);
+    else
+      copy_small<1>(d, s, n);
+    return;
+  }
   if ((mis & 15) == 0)
     copy_words<word16, S::copy_batch>(d, s, n, lane, lanes);
   else if ((mis & 7) == 0)

@@ -23,9 +23,13 @@ def load(run_dir):
                 if not line:
                     continue
                 try:
-                    rows.append(json.loads(line))
+                    r = json.loads(line)
                 except json.JSONDecodeError as e:
                     sys.exit(f"goals.py: {path}:{n}: not JSON ({e})")
+                # The targets are for PEs 0 and 1; a 4-GPU run measures every pair (lines before
+                # the pair was recorded are 2-PE runs of 0 and 1).
+                if r.get("pair", [0, 1]) == [0, 1]:
+                    rows.append(r)
     return rows
 
 

@@ -18,7 +18,7 @@ export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
 has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
 # The device's copy of .git can be stale: pass GIO_COMMIT=$(git rev-parse --short HEAD) from here
-# (commit.txt, and gio-bench's JSON lines through apps/bench/commit.cmake).
+# (commit.txt, and gio-bench's and jacobi2d's JSON lines through apps/commit.cmake).
 echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
 nvidia-smi -L > "$out/device.txt"; nvidia-smi topo -m > "$out/topo.txt" 2>&1
 
@@ -136,7 +136,7 @@ if has rates; then  # bandwidth both ways, message rate and LogGOP(S), GIO (p2p,
       --step 16 --json "$out/$impl-bidir-bw.jsonl" > "$out/$impl-bidir-bw.txt" 2>&1
     GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --bidir --wgs 1,32,132 --json "$out/$impl-msgrate.jsonl" \
       > "$out/$impl-msgrate.txt" 2>&1
-    T=60 run $B/giorun -n 2 $bin loggop --json "$out/$impl-loggop.jsonl" > "$out/$impl-loggop.txt" 2>&1
+    T=120 run $B/giorun -n 2 $bin loggop --json "$out/$impl-loggop.jsonl" > "$out/$impl-loggop.txt" 2>&1
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
   tail -n 12 "$out"/*-loggop.txt; grep -h "msgrate\|bw_bidir" "$out"/*-msgrate.txt "$out"/*-bidir-bw.txt | tail -40

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "bench.h"
-#include "bench_commit.h"  // GIO_BENCH_COMMIT, regenerated at every build
+#include "app_commit.h"  // GIO_APP_COMMIT, regenerated at every build
 
 namespace bench {
 namespace {
@@ -27,7 +27,7 @@ std::string json_str(const std::string& s) {
 }
 }  // namespace
 
-const char* build_commit() { return GIO_BENCH_COMMIT; }
+const char* build_commit() { return GIO_APP_COMMIT; }
 
 void report_open(const run_env& env, const options& o) {
   g_env = &env;

@@ -5,9 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
-#ifndef JACOBI_COMMIT
-#define JACOBI_COMMIT "unknown"
-#endif
+#include "app_commit.h"  // GIO_APP_COMMIT, regenerated at every build
 
 namespace jacobi {
 
@@ -118,7 +116,7 @@ bool report(const run_info& info, const pe_stats& s) {
                  num(per_iter_us).c_str(), num(s.compute_s).c_str(), num(s.comm_s).c_str(),
                  num(s.sync_s).c_str(), num(s.ref_s).c_str(), num(speedup).c_str(), num(efficiency).c_str(),
                  num(s.max_diff).c_str(), num(s.norm).c_str(), pass ? "pass" : "fail",
-                 json_string(info.device).c_str(), JACOBI_COMMIT, utc_now().c_str());
+                 json_string(info.device).c_str(), GIO_APP_COMMIT, utc_now().c_str());
     std::fclose(f);
   }
   return pass;

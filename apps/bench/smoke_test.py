@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CI smoke test for one gio-bench subcommand: run it at 2 PEs with --quick and check every JSON
 line (parses, required keys, sane values, the expected metrics present). Also usable on results:
-  smoke_test.py --check FILE.jsonl [--sub put_latency] [--transport p2p]"""
+  smoke_test.py --check FILE.jsonl [--sub put_latency] [--transport p2p]
+With --pairs DIR: put_latency and bw at 4 PEs measuring pairs 1,3 and 0,2, then pairs.py."""
 import argparse
 import json
 import math
@@ -72,15 +73,45 @@ def check_file(path, sub, expected, transport=None):
     return errors
 
 
-def run(args, extra, path):
+def run(args, extra, path, sub=None, npes=2):
     if os.path.exists(path):
         os.remove(path)
-    cmd = [args.giorun, "-n", "2", args.bench, args.sub, "--quick", "--json", path] + extra
+    cmd = [args.giorun, "-n", str(npes), args.bench, sub or args.sub, "--quick", "--json", path] + extra
     print("+", " ".join(cmd), flush=True)
     p = subprocess.run(cmd, timeout=args.timeout)
     if p.returncode != 0:
         return ["%s exited with %d" % (" ".join(cmd), p.returncode)]
     return []
+
+
+def check_pairs(args):
+    """4 PEs, two pairs measured apart: every line names its pair, and pairs.py tabulates both."""
+    errors = []
+    os.makedirs(args.pairs, exist_ok=True)
+    for sub, name in (("put_latency", "put_latency"), ("bw", "bw")):
+        lines = []
+        for pair in ((1, 3), (0, 2)):
+            path = os.path.join(args.pairs, "gio-pairs-%s.jsonl.%d%d" % (name, *pair))
+            extra = ["--pair", "%d,%d" % pair, "--scope", "thread" if sub == "put_latency" else "wg"]
+            errors += run(args, extra, path, sub=sub, npes=4)
+            if errors:
+                return errors
+            errors += check_file(path, sub, EXPECTED[sub], args.transport)
+            with open(path) as f:
+                got = [json.loads(l) for l in f if l.strip()]
+            errors += ["%s: pair %r, asked for %r" % (path, r["pair"], list(pair)) for r in got
+                       if r["pair"] != list(pair) or r["pes"] != 4]
+            lines += got
+            os.remove(path)
+        with open(os.path.join(args.pairs, "gio-pairs-%s.jsonl" % name), "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in lines)
+    table = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "pairs.py"), args.pairs],
+                           capture_output=True, text=True, timeout=args.timeout)
+    print(table.stdout, table.stderr, flush=True)
+    rows = [l for l in table.stdout.splitlines() if l.startswith("| ") and "↔" in l]
+    if table.returncode != 0 or [r.split("|")[1].strip() for r in rows] != ["0↔2", "1↔3"]:
+        errors.append("pairs.py: expected rows 0↔2 and 1↔3, got %r (exit %d)" % (rows, table.returncode))
+    return errors
 
 
 def main():
@@ -92,8 +123,11 @@ def main():
     ap.add_argument("--transport", help="the transport every line must record")
     ap.add_argument("--check", help="only check this JSON-lines file")
     ap.add_argument("--timeout", type=int, default=100)
+    ap.add_argument("--pairs", help="directory: run put_latency and bw at 4 PEs on two pairs, then pairs.py")
     args = ap.parse_args()
-    if args.check:
+    if args.pairs:
+        errors = check_pairs(args)
+    elif args.check:
         errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
     else:
         errors = run(args, [], args.json)

@@ -205,7 +205,9 @@ int device_of(const void* p) {
 // is waiting for this very completion may hold all of them. Copies between devices and between
 // host and device run on copy engines and finish; a same-device copy and the atomic kernel need an
 // SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy); an atomic cannot, so a
-// stall is named once instead of looking like a NIC that lost the operation.
+// stall is named once instead of looking like a NIC that lost the operation. Other processes on
+// the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
+// (results/2026-11-22-4xh200-s4/README.md, eight PEs on two GPUs).
 void nic_wait(const char* what) {
   const auto t0 = std::chrono::steady_clock::now();
   bool told = false;
@@ -215,10 +217,12 @@ void nic_wait(const char* what) {
     if (e != hipErrorNotReady) check(e, "softnic", what);
     if (!told && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(1)) {
       told = true;
-      info(0, "softnic: %s has not finished after 1 s while this GPU's kernels wait on it. Two causes "
+      info(0, "softnic: %s has not finished after 1 s while this GPU's kernels wait on it. Three causes "
               "are known: CUDA lazy module loading (a load waits for the running kernels; run with "
-              "CUDA_MODULE_LOADING=EAGER, as giorun does) and a GPU whose SMs are all held (atomics run "
-              "as a one-thread kernel: leave room for one more work-group, or use GIO_TRANSPORT=p2p)",
+              "CUDA_MODULE_LOADING=EAGER, as giorun does); a GPU whose SMs are all held (atomics run "
+              "as a one-thread kernel: leave room for one more work-group, or use GIO_TRANSPORT=p2p); "
+              "and other processes spinning on the same GPU, which get it in time slices (run one PE "
+              "per GPU)",
            what);
     }
     std::this_thread::yield();

@@ -1,8 +1,8 @@
 // Stress: many work-groups each issue a long stream of small puts and atomics to a neighbour,
 // wrapping every gda send queue many times over. Nothing may be lost or reordered per target
 // address: each slot ends with the last value written to it and the atomic counter with the exact
-// number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform, where
-// it runs in CI; the issue's 100000 is run by hand: see results/).
+// number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform; CI also
+// runs the issue's 100000 over gda as func.test_stress.gda.full.np2).
 #include "gio_test.h"
 
 using namespace giotest;

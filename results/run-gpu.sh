@@ -2,7 +2,7 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe fullgpu bwprobe scopelat rates msgrate; on 4 GPUs: tests4 jacobi4 pairs
+#          probe fullgpu bwprobe msgprobe scopelat rates msgrate; on 4 GPUs: tests4 jacobi4 pairs
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
@@ -35,6 +35,11 @@ if has bwprobe; then  # SM stores against the bulk-copy engine (TMA) into the pe
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/nvlink_bw.cu -o build-gpu/nvlink_bw 2>> "$out/build.log" &&
     T=90 run build-gpu/nvlink_bw > "$out/nvlink_bw.txt" 2>&1
   cat "$out/nvlink_bw.txt"
+fi
+if has msgprobe; then  # 8-byte store rate by issuer scope, with and without scope syncs (results/probes/msgrate_scopes.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/msgrate_scopes.cu -o build-gpu/msgrate_scopes 2>> "$out/build.log" &&
+    T=60 run build-gpu/msgrate_scopes > "$out/msgrate_scopes.txt" 2>&1
+  cat "$out/msgrate_scopes.txt"
 fi
 if has fullgpu; then  # can the softnic's copies and atomic kernels run while a kernel holds every SM?
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/copy_under_full_gpu.cu -o build-gpu/copy_under_full_gpu 2>> "$out/build.log" &&

@@ -17,6 +17,8 @@ nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
 has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
+# gio-bench, or its NVSHMEM twin when that was built (fails otherwise): bench_bin gio|nvshmem
+bench_bin() { local b=$B/gio-bench; [[ $1 == nvshmem ]] && b=$B/gio-bench-nvshmem; [[ -x $b ]] && echo "$b"; }
 # The device's copy of .git can be stale: pass GIO_COMMIT=$(git rev-parse --short HEAD) from here
 # (commit.txt, and gio-bench's and jacobi2d's JSON lines through apps/commit.cmake).
 echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
@@ -68,8 +70,7 @@ if has jacobi4 && [[ -x $B/jacobi2d ]]; then  # weak (2K^2, 16K^2 per GPU) and s
 fi
 if has pairs; then  # put latency and bandwidth between every pair of the 4 GPUs, GIO and NVSHMEM
   for impl in gio nvshmem; do
-    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
-    [[ -x $bin ]] || continue
+    bin=$(bench_bin $impl) || continue
     for p in 0,1 0,2 0,3 1,2 1,3 2,3; do
       T=60 run $B/giorun -n 4 $bin put_latency --pair $p --scope thread --wgs 1 --max-size 4K --step 8 \
         --json "$out/$impl-pairs-put_latency.jsonl.$p" > "$out/$impl-pairs-lat-$p.txt" 2>&1
@@ -96,16 +97,14 @@ if has latency; then
 fi
 if has quicklat; then  # the three latency targets only: thread scope, one work-group, up to 4 KiB
   for impl in gio nvshmem; do
-    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
-    [[ -x $bin ]] && T=90 run $B/giorun -n 2 $bin put_latency --scope thread --wgs 1 --max-size 4K \
+    bin=$(bench_bin $impl) && T=90 run $B/giorun -n 2 $bin put_latency --scope thread --wgs 1 --max-size 4K \
       --json "$out/$impl-quicklat.jsonl" > "$out/$impl-quicklat.txt" 2>&1
     head -40 "$out/$impl-quicklat.txt"
   done
 fi
 if has scopelat; then  # thread and work-group scope, 1 and 64 work-groups at once, up to 4 KiB
   for impl in gio nvshmem; do
-    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
-    [[ -x $bin ]] && T=60 run $B/giorun -n 2 $bin put_latency --scope thread,wg --wgs 1,64 --max-size 4K --step 8 \
+    bin=$(bench_bin $impl) && T=60 run $B/giorun -n 2 $bin put_latency --scope thread,wg --wgs 1,64 --max-size 4K --step 8 \
       --json "$out/$impl-scopelat.jsonl" > "$out/$impl-scopelat.txt" 2>&1
   done
 fi
@@ -133,23 +132,19 @@ if has nvshmem && [[ -x $B/gio-bench-nvshmem ]]; then
   run $B/giorun -n 2 $B/gio-bench-nvshmem msgrate --wgs 1,32,132 --json "$out/nvshmem-msgrate.jsonl" > "$out/nvshmem-msgrate.txt" 2>&1
   run $B/giorun -n 2 $B/gio-bench-nvshmem loggop --json "$out/nvshmem-loggop.jsonl" > "$out/nvshmem-loggop.txt" 2>&1
 fi
-if has rates; then  # bandwidth both ways, message rate and LogGOP(S), GIO (p2p, and gda for LogGOP) and NVSHMEM
+if has rates; then  # bandwidth both ways and LogGOP(S), GIO (p2p, and gda for LogGOP) and NVSHMEM (message rate: msgrate)
   for impl in gio nvshmem; do
-    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
-    [[ -x $bin ]] || continue
+    bin=$(bench_bin $impl) || continue
     GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin bw --bidir --scope wg --wgs 8,32,132 --min-size 64K --max-size 256M \
       --step 16 --json "$out/$impl-bidir-bw.jsonl" > "$out/$impl-bidir-bw.txt" 2>&1
-    GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --bidir --wgs 1,32,132 --json "$out/$impl-msgrate.jsonl" \
-      > "$out/$impl-msgrate.txt" 2>&1
     T=120 run $B/giorun -n 2 $bin loggop --json "$out/$impl-loggop.jsonl" > "$out/$impl-loggop.txt" 2>&1
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
-  tail -n 12 "$out"/*-loggop.txt; grep -h "msgrate\|bw_bidir" "$out"/*-msgrate.txt "$out"/*-bidir-bw.txt | tail -40
+  tail -n 12 "$out"/*-loggop.txt; grep -h "bw_bidir" "$out"/*-bidir-bw.txt | tail -30
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do
-    bin=$B/gio-bench; [[ $impl == nvshmem ]] && bin=$B/gio-bench-nvshmem
-    [[ -x $bin ]] || continue
+    bin=$(bench_bin $impl) || continue
     GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --wgs 1,32,132 --json "$out/$impl-msgrate-uni.jsonl" \
       > "$out/$impl-msgrate-uni.txt" 2>&1
     GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --bidir --wgs 1,32,132 --json "$out/$impl-msgrate.jsonl" \

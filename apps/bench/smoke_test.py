@@ -88,10 +88,10 @@ def check_pairs(args):
     """4 PEs, two pairs measured apart: every line names its pair, and pairs.py tabulates both."""
     errors = []
     os.makedirs(args.pairs, exist_ok=True)
-    for sub, name in (("put_latency", "put_latency"), ("bw", "bw")):
+    for sub in ("put_latency", "bw"):
         lines = []
         for pair in ((1, 3), (0, 2)):
-            path = os.path.join(args.pairs, "gio-pairs-%s.jsonl.%d%d" % (name, *pair))
+            path = os.path.join(args.pairs, "gio-pairs-%s.jsonl.%d%d" % (sub, *pair))
             extra = ["--pair", "%d,%d" % pair, "--scope", "thread" if sub == "put_latency" else "wg"]
             errors += run(args, extra, path, sub=sub, npes=4)
             if errors:
@@ -103,7 +103,7 @@ def check_pairs(args):
                        if r["pair"] != list(pair) or r["pes"] != 4]
             lines += got
             os.remove(path)
-        with open(os.path.join(args.pairs, "gio-pairs-%s.jsonl" % name), "w") as f:
+        with open(os.path.join(args.pairs, "gio-pairs-%s.jsonl" % sub), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in lines)
     table = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "pairs.py"), args.pairs],
                            capture_output=True, text=True, timeout=args.timeout)

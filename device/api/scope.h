@@ -75,14 +75,13 @@ GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
   }
 }
 
-// Copy n bytes with words of W (both pointers share W's alignment: the caller checked), lanes
+// Copy n > 16 bytes with words of W (both pointers share W's alignment: the caller checked), lanes
 // striding over words. Each lane keeps B loads in flight before it stores them: a load-then-store
 // loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
 template <typename W, unsigned B>
 GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
   // Head bytes up to W alignment of the destination, by one lane.
-  size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);
-  if (head > n) head = n;
+  const size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);  // < 16 < n
   if (head && lane == 0) copy_small<W::align>(d, s, head);
   const size_t words = (n - head) / W::align;
   typename W::type* dw = (typename W::type*)(d + head);

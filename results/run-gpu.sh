@@ -2,7 +2,8 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe fullgpu bwprobe msgprobe scopelat rates msgrate; on 4 GPUs: tests4 jacobi4 pairs
+#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate;
+#          on 4 GPUs: tests4 jacobi4 pairs
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
@@ -42,6 +43,17 @@ if has msgprobe; then  # 8-byte store rate by issuer scope, with and without sco
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/msgrate_scopes.cu -o build-gpu/msgrate_scopes 2>> "$out/build.log" &&
     T=60 run build-gpu/msgrate_scopes > "$out/msgrate_scopes.txt" 2>&1
   cat "$out/msgrate_scopes.txt"
+fi
+if has floorprobe; then  # ping-pong floors: how the waiter polls, and 4 KiB from one thread (results/probes/pingpong_floor.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/pingpong_floor.cu -o build-gpu/pingpong_floor 2>> "$out/build.log" &&
+    T=60 run build-gpu/pingpong_floor > "$out/pingpong_floor.txt" 2>&1
+  cat "$out/pingpong_floor.txt"
+fi
+if has sass; then  # the machine code of gio-bench's streaming kernels, GIO and NVSHMEM (cuobjdump)
+  for impl in gio nvshmem; do
+    bin=$(bench_bin $impl) && cuobjdump -sass "$bin" > "$out/$impl-bench.sass" 2>&1
+  done
+  gzip -f "$out"/*.sass
 fi
 if has fullgpu; then  # can the softnic's copies and atomic kernels run while a kernel holds every SM?
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/copy_under_full_gpu.cu -o build-gpu/copy_under_full_gpu 2>> "$out/build.log" &&
@@ -141,6 +153,13 @@ if has rates; then  # bandwidth both ways and LogGOP(S), GIO (p2p, and gda for L
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
   tail -n 12 "$out"/*-loggop.txt; grep -h "bw_bidir" "$out"/*-bidir-bw.txt | tail -30
+fi
+if has loggop; then  # LogGOP(S): GIO over p2p and gda, NVSHMEM
+  for impl in gio nvshmem; do
+    bin=$(bench_bin $impl) && T=150 run $B/giorun -n 2 $bin loggop --json "$out/$impl-loggop.jsonl" > "$out/$impl-loggop.txt" 2>&1
+  done
+  GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
+  tail -n 12 "$out"/*-loggop.txt
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do

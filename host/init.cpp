@@ -1,6 +1,7 @@
 // shmem_init / shmem_finalize and the environment queries.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -93,6 +94,7 @@ void fill_device_state(runtime& r) {
   s.ctx_table = (gio_ctx_v1*)(r.heap + GIO_HEAP_RSVD_CTX_TABLE);
   s.num_ctx = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;  // + slot 0 for the default
   s.debug = (uint32_t)r.cfg.GIO_DEBUG;
+  s.p2p_bulk_min = (uint32_t)std::min<uint64_t>(r.cfg.GIO_P2P_BULK_MIN, UINT32_MAX);
   if (r.gda) {
     s.gda_queues = r.gda->queues;
     s.gda_sets = r.gda->sets;

@@ -2,7 +2,7 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate;
+#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk;
 #          on 4 GPUs: tests4 jacobi4 pairs
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
@@ -160,6 +160,15 @@ if has loggop; then  # LogGOP(S): GIO over p2p and gda, NVSHMEM
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
   tail -n 12 "$out"/*-loggop.txt
+fi
+if has bulk; then  # one thread's puts with the bulk-copy engine off (0) and from 256 B and 1 KiB on (GIO_P2P_BULK_MIN)
+  for m in 0 256 1K; do
+    GIO_P2P_BULK_MIN=$m T=60 run $B/giorun -n 2 $B/gio-bench put_latency --scope thread --wgs 1 --min-size 64 --max-size 64K \
+      --json "$out/gio-bulk$m-put_latency.jsonl" > "$out/gio-bulk$m-put_latency.txt" 2>&1
+    GIO_P2P_BULK_MIN=$m T=60 run $B/giorun -n 2 $B/gio-bench bw --scope thread --wgs 1 --min-size 4K --max-size 4M --step 4 \
+      --json "$out/gio-bulk$m-bw.jsonl" > "$out/gio-bulk$m-bw.txt" 2>&1
+  done
+  grep -h "pingpong\|put_nbi_quiet" "$out"/gio-bulk*-put_latency.txt | head -80; grep -h "^bw" "$out"/gio-bulk*-bw.txt
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do

@@ -41,14 +41,21 @@ GIO_DFN int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
   ::gio::plat::wg_sync();
   if (::gio::plat::wg_thread() == 0) {
     claimed = nullptr;
-    // Slot 0 backs SHMEM_CTX_DEFAULT and is never handed out.
-    for (uint32_t i = 1; i < st.num_ctx && !claimed; ++i)
+    // Slot 0 backs SHMEM_CTX_DEFAULT and is never handed out. Each work-group starts its scan at
+    // its own slot: when every work-group of a launch creates one at once, a scan from slot 1
+    // made the k-th creator fail k-1 contended CASes, and on H200 the last of 132 work-groups
+    // started its real work long after the first.
+    const uint32_t slots = st.num_ctx > 1 ? st.num_ctx - 1 : 0;
+    const uint32_t first = slots ? ::gio::plat::wg_id() % slots : 0;
+    for (uint32_t k = 0; k < slots && !claimed; ++k) {
+      const uint32_t i = 1 + (first + k) % slots;
       if (::gio::plat::atomic_cas(&st.ctx_table[i].in_use, 0u, 1u) == 0u) {
         claimed = &st.ctx_table[i];
         claimed->options = (uint32_t)options;
         claimed->owner = ::gio::plat::wg_id() + 1ull;
         ::gio::plat::fence_device();
       }
+    }
   }
   ::gio::plat::wg_sync();
   *ctx = claimed ? claimed : SHMEM_CTX_INVALID;

@@ -43,7 +43,7 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
-    case GIO_TRANSPORT_P2P: p2p::put<S>(p2p::remote(st, dst, pe), src, n); return;
+    case GIO_TRANSPORT_P2P: p2p::put<S>(st, p2p::remote(st, dst, pe), src, n); return;
     case GIO_TRANSPORT_GDA:
       check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::put(rt, st, ctx, dst, src, n, pe, nbi);
@@ -59,7 +59,7 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
-    case GIO_TRANSPORT_P2P: p2p::get<S>(dst, p2p::remote(st, src, pe), n); return;
+    case GIO_TRANSPORT_P2P: p2p::get<S>(st, dst, p2p::remote(st, src, pe), n); return;
     case GIO_TRANSPORT_GDA:
       check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::get(rt, st, ctx, dst, src, n, pe);

@@ -8,6 +8,7 @@
 // the release before a signal only need later stores ordered, so they use a release fence.
 #pragma once
 #include "device/api/scope.h"
+#include "device/p2p/bulk.h"
 #include "runtime/contract.h"
 
 #if GIO_KERNEL_COMPILER
@@ -19,13 +20,26 @@ GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) 
   return st.peer_base[pe] + ((const uint8_t*)sym - st.heap_base);
 }
 
+// One thread moving at least st.p2p_bulk_min bytes hands the copy to the bulk-copy engine when
+// the platform has one (bulk.h); everything else is loads and stores from the scope's lanes.
 template <typename S>
-GIO_DFN void put(uint8_t* rdst, const void* src, size_t n) {
-  copy_bytes<S>(rdst, src, n);
+GIO_DFN void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
+#if GIO_P2P_BULK
+  if (S::lanes() == 1 && st.p2p_bulk_min && n >= st.p2p_bulk_min &&
+      copy_bulk((uint8_t*)dst, (const uint8_t*)src, n))
+    return;
+#else
+  (void)st;
+#endif
+  copy_bytes<S>(dst, src, n);
 }
 template <typename S>
-GIO_DFN void get(void* dst, const uint8_t* rsrc, size_t n) {
-  copy_bytes<S>(dst, rsrc, n);
+GIO_DFN void put(const gio_device_state_v1& st, uint8_t* rdst, const void* src, size_t n) {
+  copy<S>(st, rdst, src, n);
+}
+template <typename S>
+GIO_DFN void get(const gio_device_state_v1& st, void* dst, const uint8_t* rsrc, size_t n) {
+  copy<S>(st, dst, rsrc, n);
 }
 GIO_DFN void quiet() { plat::fence_system(); }
 GIO_DFN void fence() { plat::fence_release_system(); }  // orders puts (stores) only

@@ -234,3 +234,33 @@ TEST(RmaConcurrency, SixtyFourWorkGroupsToDifferentPeers) {
       }
     }
 }
+
+// Every thread of several work-groups puts its own slice at once: on CUDA sm_90 the work-group's
+// one bulk-copy stage (device/p2p/bulk.h) goes to whichever thread claims it and the others copy
+// with loads and stores; each slice goes as a bulk-sized piece then a small one.
+__global__ void many_thread_put(uint8_t* sym_dst, const uint8_t* src, size_t slice, size_t first, int pe) {
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const size_t off = t * slice;
+  shmem_putmem(sym_dst + off, src + off, first, pe);
+  shmem_putmem_nbi(sym_dst + off + first, src + off + first, slice - first, pe);
+  shmem_quiet();
+}
+
+TEST(RmaConcurrency, EveryThreadOfSeveralWorkGroupsPuts) {
+  const unsigned wgs = 8, threads = 64;
+  const size_t slice = 1539, first = 1100;  // odd slice: every thread's alignment differs
+  const size_t total = slice * wgs * threads;
+  sym<uint8_t> dst(total);
+  dbuf<uint8_t> src(total);
+  std::vector<uint8_t> mine(total);
+  for (size_t i = 0; i < total; ++i) mine[i] = pattern(me(), i, 11);
+  src.write(mine);
+  dst.fill_bytes(0);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(many_thread_put, dim3(wgs), dim3(threads), 0, 0, dst.get(), src.get(), slice, first, next_pe());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  std::vector<uint8_t> got = dst.read();
+  for (size_t i = 0; i < total; ++i)
+    ASSERT_EQ(got[i], pattern(prev_pe(), i, 11)) << "byte " << i << " (thread " << i / slice << ")";
+}

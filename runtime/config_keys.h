@@ -11,7 +11,7 @@
   X(GIO_QUEUE_MEM, STR, "auto", "gda queue memory: auto | host | device (the softnic needs host)")  \
   X(GIO_GDA_SQ_SLOTS, U64, "256", "gda: WQEs per send queue (power of two, 16..32768)")             \
   X(GIO_GDA_NIC, STR, "auto", "gda: what drives the queues: auto (a ConnectX if every PE has one) | softnic") \
-  X(GIO_P2P_BULK_MIN, U64, "1K",                                                                   \
+  X(GIO_P2P_BULK_MIN, U64, "512",                                                                   \
     "p2p: a thread-scope put/get of at least this many bytes goes through the SM's bulk-copy engine " \
     "(CUDA sm_90+); 0 = never")                                                                     \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \

@@ -94,7 +94,17 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
     GIO_UNROLL
     for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
   }
-  for (; i < words; i += lanes) dw[i] = sw[i];
+  // The last partial batch keeps its loads in flight too: a word-at-a-time tail made 128 bytes
+  // from one thread (8 words, no full batch of 16) slower than 256.
+  if (i < words) {
+    typename W::type v[B];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k)
+      if (i + k * lanes < words) v[k] = sw[i + k * lanes];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k)
+      if (i + k * lanes < words) dw[i + k * lanes] = v[k];
+  }
   const size_t done = head + words * W::align;
   if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
 }

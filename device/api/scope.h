@@ -10,6 +10,7 @@ namespace gio {
 namespace dev {
 
 struct scope_thread {
+  static constexpr bool one_lane = true;  // known at compile time: only it may take a bulk-copy stage
   static GIO_DFN unsigned lane() { return 0; }
   static GIO_DFN unsigned lanes() { return 1; }
   static GIO_DFN void sync() {}
@@ -19,12 +20,14 @@ struct scope_thread {
   static constexpr unsigned copy_batch = 16;
 };
 struct scope_wave {
+  static constexpr bool one_lane = false;
   static GIO_DFN unsigned lane() { return plat::wave_lane(); }
   static GIO_DFN unsigned lanes() { return plat::wave_active(); }
   static GIO_DFN void sync() { plat::wave_sync(); }
   static constexpr unsigned copy_batch = 8;
 };
 struct scope_wg {
+  static constexpr bool one_lane = false;
   static GIO_DFN unsigned lane() { return plat::wg_thread(); }
   static GIO_DFN unsigned lanes() { return plat::wg_size(); }
   static GIO_DFN void sync() { plat::wg_sync(); }

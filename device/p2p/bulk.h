@@ -26,6 +26,9 @@
 #ifndef GIO_P2P_BULK_STAGE
 #define GIO_P2P_BULK_STAGE 4096
 #endif
+// Never below this many bytes, whatever GIO_P2P_BULK_MIN says: a compile-time bound lets the
+// compiler drop the path (and the stage) where the size is a small constant.
+#define GIO_P2P_BULK_FLOOR 256
 
 #if GIO_KERNEL_COMPILER && defined(GIO_PLATFORM_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
     GIO_P2P_BULK_STAGE > 0
@@ -86,9 +89,8 @@ GIO_DFN void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, size_t n) {
   auto load = [&](size_t c) {
     const uint32_t h = (uint32_t)(c & 1), b = bar + 8 * h;
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(len(c)) : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     buf + h * half),
-                 "l"(s + c * half), "r"(len(c)), "r"(b)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(buf + h * half), "l"(s + c * half), "r"(len(c)), "r"(b)
                  : "memory");
   };
   asm volatile("fence.proxy.async.global;" ::: "memory");
@@ -112,11 +114,12 @@ GIO_DFN void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, size_t n) {
         [&](unsigned long long ms) {
           GIO_DEV_PRINT("GIO timeout: p2p bulk copy on PE %d (work-group %u, thread %u) waited %llu ms for "
                         "%u bytes from %p\n",
-                        GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, len(c), (const void*)(s + c * half));
+                        GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, len(c),
+                        (const void*)(s + c * half));
         });
     parity ^= 1u << h;
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(d + c * half), "r"(buf + h * half),
-                 "r"(len(c))
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 ::"l"(d + c * half), "r"(buf + h * half), "r"(len(c))
                  : "memory");
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
   }

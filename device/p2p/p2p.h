@@ -22,10 +22,13 @@ GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) 
 
 // One thread moving at least st.p2p_bulk_min bytes hands the copy to the bulk-copy engine when
 // the platform has one (bulk.h); everything else is loads and stores from the scope's lanes.
+// Both tests before the runtime one are compile-time where they can be, so that a kernel whose
+// puts are cooperative, or whose thread puts have a small constant size, gets no shared stage:
+// the Jacobi2D kernel has work-group puts and an 8-byte thread put.
 template <typename S>
 GIO_DFN void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
 #if GIO_P2P_BULK
-  if (S::lanes() == 1 && st.p2p_bulk_min && n >= st.p2p_bulk_min &&
+  if (S::one_lane && n >= GIO_P2P_BULK_FLOOR && st.p2p_bulk_min && n >= st.p2p_bulk_min &&
       copy_bulk((uint8_t*)dst, (const uint8_t*)src, n))
     return;
 #else

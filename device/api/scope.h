@@ -81,7 +81,7 @@ GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
 // Copy n > 16 bytes with words of W (both pointers share W's alignment: the caller checked), lanes
 // striding over words. Each lane keeps B loads in flight before it stores them: a load-then-store
 // loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
-template <typename W, unsigned B>
+template <typename W, unsigned B, bool TailBatch>
 GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
   // Head bytes up to W alignment of the destination, by one lane.
   const size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);  // < 16 < n
@@ -97,9 +97,13 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
     GIO_UNROLL
     for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
   }
-  // The last partial batch keeps its loads in flight too: a word-at-a-time tail made 128 bytes
-  // from one thread (8 words, no full batch of 16) slower than 256.
-  if (i < words) {
+  // A lone thread keeps the loads of its last partial batch in flight too: a word-at-a-time tail
+  // made 128 bytes (8 words, no full batch of 16) slower than 256. Lanes of a group share the
+  // tail, so they keep the plain loop: the unrolled guarded batch in the work-group put made the
+  // Jacobi2D persistent kernel 7 % slower on one H200, puts or not (results/2026-11-22-2xh200-s5).
+  if (!TailBatch) {
+    for (; i < words; i += lanes) dw[i] = sw[i];
+  } else if (i < words) {
     typename W::type v[B];
     GIO_UNROLL
     for (unsigned k = 0; k < B; ++k)
@@ -137,13 +141,13 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
     return;
   }
   if ((mis & 15) == 0)
-    copy_words<word16, S::copy_batch>(d, s, n, lane, lanes);
+    copy_words<word16, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
   else if ((mis & 7) == 0)
-    copy_words<word8, S::copy_batch>(d, s, n, lane, lanes);
+    copy_words<word8, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
   else if ((mis & 3) == 0)
-    copy_words<word4, S::copy_batch>(d, s, n, lane, lanes);
+    copy_words<word4, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
   else
-    copy_words<word1, S::copy_batch>(d, s, n, lane, lanes);
+    copy_words<word1, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
 }
 
 }  // namespace dev

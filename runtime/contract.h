@@ -53,7 +53,7 @@ struct gio_device_state_v1 {
   uint32_t debug;          // GIO_DEBUG level
   struct gio_gda_queue_v1* gda_queues;  // gda: [gda_sets][n_pes] queue pairs (nullptr without gda)
   uint32_t gda_sets;       // queue sets; a context (or a work-group's default) uses set index % gda_sets
-  uint32_t p2p_bulk_min;   // p2p: one thread copies this many bytes or more with the bulk-copy engine; 0 = never (minor 1)
+  uint32_t p2p_bulk_min;   // p2p: thread copies from this size use the bulk-copy engine; 0 = never (minor 1)
   uint8_t* peer_base[GIO_MAX_PES];       // each PE's heap as mapped here; nullptr if not load/store reachable
   uint8_t peer_transport[GIO_MAX_PES];   // gio_transport_id per PE
 };

@@ -5,9 +5,10 @@
 // (64 and 128 registers); through the bulk-copy engine, global -> shared -> peer, 1.85 us
 // (results/probes/pingpong_floor.cu); in gio-bench, 6.2 -> 2.4 us. Used from GIO_P2P_BULK_MIN
 // bytes (512: at 256 B the plain copy was faster, at 512 B the bulk copy). The engine needs a
-// shared-memory stage, so every kernel that calls a thread-scope p2p put or get gets one static
-// stage of GIO_P2P_BULK_STAGE bytes per work-group (compile with -DGIO_P2P_BULK_STAGE=0 to keep a
-// kernel's shared memory to itself).
+// shared-memory stage, so a kernel that calls a thread-scope p2p put or get gets one static stage
+// of GIO_P2P_BULK_STAGE bytes per work-group, unless the call's size is a constant below
+// GIO_P2P_BULK_FLOOR (compile with -DGIO_P2P_BULK_STAGE=0 to keep a kernel's shared memory to
+// itself).
 //
 // The stage is the work-group's: a thread takes it with a try-lock and falls back to the plain copy
 // when another thread holds it, so nobody waits for it. Shared memory starts as garbage, so the

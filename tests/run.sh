@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (what .ci/run calls): from a fresh clone,
-#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs;
+#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs (then, as
+#     a separate step, the `tools` tests of the report scripts);
 #  2. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin);
 #  3. compiles the hip platform (gfx90a, gfx940) with every test, app and example.
 # Environment: JOBS (build parallelism), GIO_SKIP_CUDA=1 / GIO_SKIP_HIP=1 to skip a compile check.
@@ -20,7 +21,9 @@ step "host platform: build"
 cmake -S . -B build -G Ninja -DGIO_PLATFORM=host >/dev/null
 ninja -C build -j "$jobs"
 step "host platform: test suite (2 and 4 PEs)"
-(cd build && ctest --output-on-failure --timeout 900)
+(cd build && ctest -LE tools --output-on-failure --timeout 900)
+step "tools: the report scripts on committed results (not GIO tests)"
+(cd build && ctest -L tools --output-on-failure)
 
 if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then
   if need nvcc || [[ -x /usr/local/cuda/bin/nvcc ]]; then

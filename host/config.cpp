@@ -70,8 +70,10 @@ config config_load() {
   if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p" && c.GIO_TRANSPORT != "gda")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p, gda)",
           c.GIO_TRANSPORT.c_str());
-  if (c.GIO_QUEUE_MEM != "auto" && c.GIO_QUEUE_MEM != "host" && c.GIO_QUEUE_MEM != "device")
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=\"%s\" is not one of auto, host, device", c.GIO_QUEUE_MEM.c_str());
+#define GIO_CFG_REMOVED(name, why) \
+  if ((v = getenv(#name)) && *v) info(0, "%s=\"%s\" is no longer a setting: %s", #name, v, why);
+  GIO_CONFIG_REMOVED_KEYS(GIO_CFG_REMOVED)
+#undef GIO_CFG_REMOVED
   if (c.GIO_GDA_NIC != "auto" && c.GIO_GDA_NIC != "softnic")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_NIC=\"%s\" is not one of auto, softnic", c.GIO_GDA_NIC.c_str());
   if (c.GIO_GDA_SQ_SLOTS < 16 || c.GIO_GDA_SQ_SLOTS > 32768 || (c.GIO_GDA_SQ_SLOTS & (c.GIO_GDA_SQ_SLOTS - 1)))

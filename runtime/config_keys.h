@@ -8,7 +8,6 @@
     "symmetric heap bytes per PE (K/M/G suffixes); auto = 1G on GPUs, 64M on the host platform")   \
   X(GIO_TIMEOUT_MS, U64, "60000", "bound on every wait, host and device (ms); 0 = wait forever")   \
   X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto (p2p within a node) | p2p | gda") \
-  X(GIO_QUEUE_MEM, STR, "auto", "gda queue memory: auto | host | device (the softnic needs host)")  \
   X(GIO_GDA_SQ_SLOTS, U64, "256", "gda: WQEs per send queue (power of two, 16..32768)")             \
   X(GIO_GDA_NIC, STR, "auto", "gda: what drives the queues: auto (a ConnectX if every PE has one) | softnic") \
   X(GIO_P2P_BULK_MIN, U64, "512",                                                                   \
@@ -19,3 +18,11 @@
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \
   X(GIO_HOST_FIBER_STACK, U64, "64K", "host platform: stack bytes of each emulated GPU thread")     \
   X(GIO_HOST_SHM_DIR, STR, "/dev/shm", "host platform: where PEs' heaps are shared as files")
+
+// Keys that no longer exist, with what replaced them: config_load warns when one is set, so a
+// setting that stopped meaning anything does not pass unnoticed. X(name, why)
+#define GIO_CONFIG_REMOVED_KEYS(X)                                                                 \
+  X(GIO_QUEUE_MEM,                                                                                 \
+    "gda queues always live in pinned host memory, where the softnic's CPU thread and a ConnectX "  \
+    "both read them (device memory could be served by neither the softnic nor the untested "        \
+    "ConnectX path); the setting is ignored")

@@ -40,8 +40,6 @@ void gda_connect(runtime& r) {
   std::string why;
   const int nics = mlx5_device_count(&why);
   if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
-  if (r.cfg.GIO_QUEUE_MEM == "device" && std::string(gpu::platform_name()) != "host")
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=device: the softnic polls queues from the CPU and needs GIO_QUEUE_MEM=host");
   auto g = std::make_unique<gda_state>();
   g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;

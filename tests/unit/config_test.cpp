@@ -1,7 +1,9 @@
 // The configuration table: size parsing, defaults, and clear errors for bad values.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "host/config.h"
 #include "runtime/status.h"
@@ -79,4 +81,26 @@ TEST(ConfigDeathTest, BadValueNamesTheKey) {
         gio::config_load();
       },
       ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_GDA_NIC=\"fpga\" is not one of auto, softnic");
+}
+
+// GIO_QUEUE_MEM was removed (device-memory queues could be served by neither the softnic nor the
+// untested ConnectX path): it is no longer printed by gio-info, and setting it warns instead of
+// passing unnoticed.
+TEST(Config, RemovedKeyWarnsAndIsNotListed) {
+  setenv("GIO_QUEUE_MEM", "device", 1);
+  ::testing::internal::CaptureStderr();
+  gio::config_load();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  unsetenv("GIO_QUEUE_MEM");
+  EXPECT_NE(err.find("GIO_QUEUE_MEM=\"device\" is no longer a setting"), std::string::npos) << err;
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  ASSERT_NE(f, nullptr);
+  gio::config_print(gio::config_load(), f);
+  fclose(f);
+  const std::string listed(buf, len);
+  free(buf);
+  EXPECT_EQ(listed.find("GIO_QUEUE_MEM"), std::string::npos);
+  EXPECT_NE(listed.find("GIO_GDA_NIC"), std::string::npos);
 }

@@ -12,6 +12,13 @@
 #define SHMEM_CMP_LE 5
 
 #if GIO_KERNEL_COMPILER
+// Where the _any rotation table lives: device global memory of the module (host: a plain global).
+#if defined(GIO_PLATFORM_HOST)
+#define GIO_ROTOR_SPACE
+#else
+#define GIO_ROTOR_SPACE __device__
+#endif
+
 namespace gio {
 namespace dev {
 
@@ -68,10 +75,34 @@ GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* statu
     if ((!status || !status[i]) && test_one(ivars + i, cmp, value)) idx[k++] = i;
   return k;
 }
+// _any fairness. A scan that always starts at index 0 answers the lowest ready index every time,
+// so a caller that loops until every index has been served once, over flags that stay ready (the
+// spec's shmem_test_any example never masks them), spins forever. Each scan therefore starts just
+// after the index the previous call on the same array returned. There is no per-call-site state on
+// a GPU, so the "previous call" is remembered in a small per-module table keyed by the array's
+// address: threads sharing an array share its rotation (which spreads them over the ready indices),
+// and two arrays that share a slot only move each other's start, which never stops the rotation.
+// Sandia OpenSHMEM starts at a random index instead; a rotor serves n always-ready indices in
+// exactly n calls rather than in about n ln n. The slots are relaxed atomics: a lost update costs
+// fairness for one call, never correctness (any returned index is ready).
+constexpr unsigned kAnyRotorSlots = 64;
+static GIO_ROTOR_SPACE unsigned long long any_rotor[kAnyRotorSlots];
+
+GIO_DFN unsigned long long* any_rotor_slot(const void* ivars) {
+  const uintptr_t a = (uintptr_t)ivars;
+  return &any_rotor[((a >> 3) ^ (a >> 9) ^ (a >> 15)) % kAnyRotorSlots];
+}
+
 template <typename T>
 GIO_DFN size_t test_any(const T* ivars, size_t n, const int* status, int cmp, T value) {
-  for (size_t i = 0; i < n; ++i)
-    if ((!status || !status[i]) && test_one(ivars + i, cmp, value)) return i;
+  if (n == 0) return SIZE_MAX;
+  unsigned long long* rotor = any_rotor_slot(ivars);
+  size_t i = (size_t)(plat::atomic_load_acquire(rotor) % n);
+  for (size_t k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+    if ((!status || !status[i]) && test_one(ivars + i, cmp, value)) {
+      plat::store_relaxed_system(rotor, (unsigned long long)i + 1);
+      return i;
+    }
   return SIZE_MAX;
 }
 template <typename T>

@@ -48,15 +48,21 @@ void heap_allocator::insert_free(uint64_t offset, uint64_t size) {
     free_.emplace_hint(next, offset, size);
 }
 
-std::optional<uint64_t> heap_allocator::alloc(uint64_t size, uint64_t align) {
-    if (size == 0 || !is_pow2(align)) return std::nullopt;
-    align = std::max(align, min_align_);
+std::optional<uint64_t> heap_allocator::alloc(uint64_t size, uint64_t align, uint64_t bias) {
+    if (size == 0 || !is_pow2(align) || bias >= align) return std::nullopt;
+    if (align < min_align_) {  // min_align wins; the bias only matters modulo the final alignment
+        align = min_align_;
+        bias = 0;
+    }
     uint64_t sz;
     if (!round_up(size, min_align_, &sz)) return std::nullopt;
     for (auto it = free_.begin(); it != free_.end(); ++it) {
         const uint64_t off = it->first, len = it->second;
+        // The lowest a >= off with (a + bias) % align == 0.
         uint64_t a;
-        if (!round_up(off, align, &a)) break;  // later ranges are higher still
+        if (off > UINT64_MAX - bias || !round_up(off + bias, align, &a))
+            break;  // later ranges are higher still
+        a -= bias;
         const uint64_t pad = a - off;
         if (pad > len || len - pad < sz) continue;  // compared without a + sz
         const uint64_t tail = len - pad - sz;

@@ -18,13 +18,17 @@ namespace gio {
 class heap_allocator {
 public:
     // Manages [begin, end). min_align must be a power of two (GIO uses 256).
-    // Returned offsets are multiples of max(min_align, align); block sizes are
-    // rounded up to a multiple of min_align.
+    // Returned offsets are multiples of max(min_align, align) (shifted by the
+    // bias, see alloc); block sizes are rounded up to a multiple of min_align.
     heap_allocator(uint64_t begin, uint64_t end, uint64_t min_align);
 
     // First fit by lowest offset. nullopt when size == 0, align is not a power
-    // of two, rounding would overflow, or nothing fits (state then unchanged).
-    std::optional<uint64_t> alloc(uint64_t size, uint64_t align);
+    // of two, bias >= align, rounding would overflow, or nothing fits (state
+    // then unchanged). `bias` is the heap base's address modulo align: the
+    // returned offset makes base + offset, not the offset, a multiple of
+    // align, so alignments larger than the base's own still hold (every PE
+    // must pass the same bias to get the same offset).
+    std::optional<uint64_t> alloc(uint64_t size, uint64_t align, uint64_t bias = 0);
 
     // false (and nothing changes) if offset is not the start of a live block.
     bool free(uint64_t offset);

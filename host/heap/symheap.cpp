@@ -30,19 +30,32 @@ void* alloc_common(const char* routine, size_t size, size_t align) {
   agree(r, routine, "alignments", align);
   if (align == 0 || (align & (align - 1)))
     fatal(GIO_ERR_ARG, routine, "alignment %zu is not a power of two", align);
-  // Offsets are aligned within the heap; an alignment past the base's own cannot be honoured.
-  if ((uintptr_t)r.heap % align)
-    fatal(GIO_ERR_ARG, routine, "alignment %zu is larger than the symmetric heap base's (heap at %p)", align,
-          (void*)r.heap);
+  if (align > r.heap_size)
+    fatal(GIO_ERR_ARG, routine, "alignment %zu is larger than the symmetric heap (%llu bytes; GIO_SYMMETRIC_SIZE)",
+          align, (unsigned long long)r.heap_size);
+  // The allocator aligns addresses, not offsets: past the heap base's own alignment the same offset
+  // is aligned on every PE only if every base lies at the same distance from an aligned address. The
+  // host platform aligns its heap to the heap size's largest power of two; a GPU heap (hipMalloc) is
+  // aligned to 2 MiB, and beyond that the PEs' bases may or may not agree.
+  const uint64_t bias = (uintptr_t)r.heap % align;
+  if (align > GIO_HEAP_MIN_ALIGN) {
+    uint64_t lo, hi;
+    boot::minmax_u64(bias, &lo, &hi, routine);
+    if (lo != hi)
+      fatal(GIO_ERR_ARG, routine,
+            "alignment %zu cannot be symmetric: the PEs' heap bases lie at different offsets modulo %zu (this PE's "
+            "heap at %p, offset %llu; others from %llu to %llu)",
+            align, align, (void*)r.heap, (unsigned long long)bias, (unsigned long long)lo, (unsigned long long)hi);
+  }
   if (size == 0) {
     boot::barrier(routine);
     return nullptr;
   }
-  auto off = r.alloc->alloc(size, align < GIO_HEAP_MIN_ALIGN ? GIO_HEAP_MIN_ALIGN : align);
+  auto off = r.alloc->alloc(size, align, bias);
   if (!off)
-    fatal(GIO_ERR_NOMEM, routine, "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu) of %llu; raise GIO_SYMMETRIC_SIZE",
+    fatal(GIO_ERR_NOMEM, routine, "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu) of %llu, at alignment %zu; raise GIO_SYMMETRIC_SIZE",
           size, (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free(),
-          (unsigned long long)r.heap_size);
+          (unsigned long long)r.heap_size, align);
   info(2, "%s(%zu) -> offset %llu", routine, size, (unsigned long long)*off);
   boot::barrier(routine);
   return r.heap + *off;

@@ -42,10 +42,12 @@ void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out
   if (fd < 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot create %s: %s", path.c_str(), strerror(errno));
   if (ftruncate(fd, (off_t)bytes) != 0)
     fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot size %s to %zu bytes: %s", path.c_str(), bytes, strerror(errno));
-  // shmem_align aligns offsets within the heap, so the base must be aligned for the addresses to
-  // be; mmap promises only a page. Reserve slack, place the file on a boundary (as large as a GPU
-  // allocation's), and give the slack back.
-  const size_t base_align = 2u << 20;
+  // shmem_align needs every PE's base at the same offset modulo the alignment; mmap promises only a
+  // page. Reserve slack and place the file on the heap size's largest power of two (at least 2 MiB,
+  // a GPU allocation's), so every alignment the heap can hold works; the slack is address space
+  // only and is given back.
+  size_t base_align = 2u << 20;
+  while (base_align <= bytes / 2) base_align *= 2;
   void* slack = mmap(nullptr, bytes + base_align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (slack == MAP_FAILED) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot reserve %zu bytes: %s", bytes, strerror(errno));
   uint8_t* aligned = (uint8_t*)(((uintptr_t)slack + base_align - 1) & ~(uintptr_t)(base_align - 1));

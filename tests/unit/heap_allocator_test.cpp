@@ -369,3 +369,25 @@ TEST(HeapAllocator, HeapReachingTopOfAddressSpace) {
     EXPECT_TRUE(h.free(*b));
     EXPECT_EQ(h.largest_free(), UINT64_MAX);
 }
+
+// Alignments larger than the heap base's own: the caller passes the base's offset modulo the
+// alignment (`bias`), and the block's address (base + offset), not its offset, is aligned.
+TEST(HeapAllocator, AlignmentRelativeToABias) {
+    const uint64_t M = 1ull << 20;
+    heap_allocator h(64 * 1024, 64 * M, kUnit);
+    auto a = h.alloc(100, 4 * M, 1 * M);  // base = 1 MiB mod 4 MiB: offsets 3M, 7M, ... are aligned
+    ASSERT_TRUE(a);
+    EXPECT_EQ(*a, 3 * M);
+    auto b = h.alloc(100, 4 * M, 1 * M);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(*b, 7 * M);
+    auto c = h.alloc(5 * M, 32 * M, 0);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(*c, 32 * M);
+    EXPECT_FALSE(h.alloc(100, 64 * M, 0));   // only offset 0 (before `begin`) or 64 MiB (the end)
+    EXPECT_FALSE(h.alloc(100, 4 * M, 4 * M));  // a bias must be below the alignment
+    auto d = h.alloc(100, 256, 0);  // the padding in front of the aligned blocks stays usable
+    ASSERT_TRUE(d);
+    EXPECT_EQ(*d, 64 * 1024u);
+    EXPECT_EQ(h.live_blocks(), 4u);
+}

@@ -1,10 +1,12 @@
 // shmem_init / shmem_finalize and the environment queries.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <random>
+#include <string>
 
 #include <shmem.h>
 
@@ -22,10 +24,16 @@ namespace gio {
 namespace {
 runtime g_rt;
 
-// Kernel modules that registered their copy of the device state (see device/api/state.h).
+// Kernel modules that registered (see device/api/state.h): the contract each was compiled against,
+// where it lives (for the message that refuses it), and its copy of the device state (may be null).
+struct module_entry {
+  unsigned major, minor;
+  const void* where;
+  int (*copy)(const gio_device_state_v1*);
+};
 // Function-local so registration from static initializers never sees an unconstructed vector.
-std::vector<int (*)(const gio_device_state_v1*)>& modules() {
-  static std::vector<int (*)(const gio_device_state_v1*)> m;
+std::vector<module_entry>& modules() {
+  static std::vector<module_entry> m;
   return m;
 }
 std::mutex& modules_lock() {
@@ -34,7 +42,28 @@ std::mutex& modules_lock() {
 }
 
 void push_state(int (*copy)(const gio_device_state_v1*), const gio_device_state_v1& s) {
-  if (copy(&s) != 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "copying the device state into a kernel module failed");
+  if (copy && copy(&s) != 0)
+    fatal(GIO_ERR_PLATFORM, "shmem_init", "copying the device state into a kernel module failed");
+}
+
+// Same major, and no newer minor than libgio's: a newer module may read fields this libgio never
+// fills. Fatal otherwise, naming both versions and the module's file.
+void check_contract(const module_entry& m, const char* routine) {
+  if (m.major == GIO_CONTRACT_MAJOR && m.minor <= GIO_CONTRACT_MINOR) return;
+  Dl_info dl{};
+  std::string file;
+  if (m.where && dladdr(m.where, &dl) && dl.dli_fname && *dl.dli_fname) file = std::string(" (in ") + dl.dli_fname + ")";
+  fatal(GIO_ERR_INIT, routine, "kernel module built against contract %u.%u, libgio provides %u.%u%s: rebuild it with this libgio's headers",
+        m.major, m.minor, (unsigned)GIO_CONTRACT_MAJOR, (unsigned)GIO_CONTRACT_MINOR, file.c_str());
+}
+
+void register_module(const module_entry& m) {
+  std::lock_guard<std::mutex> g(modules_lock());
+  // Before init the check waits for shmem_init, which knows the PE and is where a program that never
+  // initializes GIO is not stopped by a module it does not use.
+  if (g_rt.initialized) check_contract(m, "gio_register_module");
+  modules().push_back(m);
+  if (g_rt.initialized) push_state(m.copy, g_rt.dstate);
 }
 
 // A job-unique tag for names other PEs must find (host-platform heap files).
@@ -122,17 +151,19 @@ void publish_device_state(runtime& r) {
   gio_host_dstate = r.dstate;
 #endif
   std::lock_guard<std::mutex> g(modules_lock());
-  for (auto copy : modules()) push_state(copy, r.dstate);
+  for (const module_entry& m : modules()) push_state(m.copy, r.dstate);
 }
 
 }  // namespace gio
 
 using namespace gio;
 
+extern "C" void gio_register_module_contract(unsigned major, unsigned minor, int (*copy)(const gio_device_state_v1*)) {
+  register_module({major, minor, copy ? (const void*)copy : __builtin_return_address(0), copy});
+}
+
 extern "C" void gio_register_module(int (*copy)(const gio_device_state_v1*)) {
-  std::lock_guard<std::mutex> g(modules_lock());
-  modules().push_back(copy);
-  if (g_rt.initialized) push_state(copy, g_rt.dstate);
+  register_module({1, 1, copy ? (const void*)copy : __builtin_return_address(0), copy});
 }
 
 extern "C" int shmem_init_thread(int requested, int* provided) {
@@ -149,6 +180,10 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   r.my_pe = boot::rank();
   r.n_pes = boot::size();
   log_set_pe(r.my_pe, (int)r.cfg.GIO_DEBUG);
+  {
+    std::lock_guard<std::mutex> g(modules_lock());
+    for (const module_entry& m : modules()) check_contract(m, "shmem_init");
+  }
   if (r.n_pes > GIO_MAX_PES)
     fatal(GIO_ERR_ARG, "shmem_init", "%d PEs exceed GIO's limit of %d", r.n_pes, GIO_MAX_PES);
 #if defined(GIO_PLATFORM_HOST)

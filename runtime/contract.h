@@ -62,6 +62,11 @@ struct gio_device_state_v1 {
 static_assert(sizeof(void*) == 8, "GIO needs a 64-bit address space");
 static_assert(sizeof(gio_ctx_v1) == 64, "gio_ctx_v1 layout");
 static_assert(offsetof(gio_ctx_v1, in_use) == 8, "gio_ctx_v1 layout");
+// The magic and the version fields stay where they are in every major: a module checks them
+// before it trusts anything else.
+static_assert(offsetof(gio_device_state_v1, magic) == 0, "state layout");
+static_assert(offsetof(gio_device_state_v1, version_major) == 4, "state layout");
+static_assert(offsetof(gio_device_state_v1, version_minor) == 6, "state layout");
 static_assert(offsetof(gio_device_state_v1, my_pe) == 8, "state layout");
 static_assert(offsetof(gio_device_state_v1, heap_size) == 16, "state layout");
 static_assert(offsetof(gio_device_state_v1, heap_base) == 32, "state layout");

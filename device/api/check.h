@@ -60,8 +60,20 @@ namespace dev {
   GIO_DEV_FATAL(routine, "address %p (for PE %d) is not %llu-byte aligned", p, pe, (unsigned long long)align);
 }
 
+// The state libgio wrote follows another contract than this module's headers: its layout past the
+// version fields cannot be trusted, so nothing else of it is read (not even the PE).
+[[noreturn]] GIO_DOUT void fail_contract(const char* routine) {
+  GIO_DEV_PRINT("GIO error: %s: kernel module built against contract %u.%u, libgio provides %u.%u\n", routine,
+                (unsigned)GIO_CONTRACT_MAJOR, (unsigned)GIO_CONTRACT_MINOR, (unsigned)GIO_DSTATE.version_major,
+                (unsigned)GIO_DSTATE.version_minor);
+  die(GIO_ERR_INIT);
+}
+
 GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
   if (GIO_DSTATE.magic != GIO_STATE_MAGIC) fail_init(routine);
+  // A newer minor only adds fields at the end, which this module does not read.
+  if (GIO_DSTATE.version_major != GIO_CONTRACT_MAJOR || GIO_DSTATE.version_minor < GIO_CONTRACT_MINOR)
+    fail_contract(routine);
   return GIO_DSTATE;
 }
 

@@ -5,13 +5,25 @@
 // state plus a static registrar; shmem_init fills every registered copy, and modules loaded later
 // are filled when they register. So users need no -rdc and no device link step. A kernel run before
 // shmem_init sees magic == 0 and stops with a message instead of reading garbage.
-// On the host platform there is one process-wide copy inside libgio.
+// On the host platform there is one process-wide copy inside libgio; modules still register, with
+// no copy, so the contract check below covers them too.
+//
+// libgio and a module's headers may come from different builds. The registrar passes the contract
+// version the module was compiled against: shmem_init (or the registration, after init) refuses a
+// module of another major or of a newer minor than libgio's, naming both versions. The device
+// checks the major again on every state_checked(), so a module that never registered (an older
+// registrar) still stops with the same message instead of misreading a changed layout.
 #pragma once
 #include "device/platform/platform.h"
 #include "runtime/contract.h"
 
 extern "C" {
-// Called by each module's registrar; shmem_init (or this call, if init already ran) invokes `copy`.
+// Called by each module's registrar with the contract its headers describe. shmem_init (or this
+// call, if init already ran) checks the version and invokes `copy` (nullptr: no copy to fill).
+void gio_register_module_contract(unsigned contract_major, unsigned contract_minor,
+                                  int (*copy)(const gio_device_state_v1* state));
+// The registrar of modules built before the version was passed (contract 1.1); still accepted as
+// contract 1.1 while libgio's major is 1.
 void gio_register_module(int (*copy)(const gio_device_state_v1* state));
 // Host-platform kernels and libgio abort the whole job through here (prints nothing itself).
 [[noreturn]] void gio_host_abort(int status);
@@ -21,17 +33,22 @@ void gio_register_module(int (*copy)(const gio_device_state_v1* state));
 #if defined(GIO_PLATFORM_HOST)
 extern "C" gio_device_state_v1 gio_host_dstate;
 #define GIO_DSTATE gio_host_dstate
+#define GIO_MODULE_COPY nullptr
 #else
 static __constant__ gio_device_state_v1 gio_module_dstate;
 #define GIO_DSTATE gio_module_dstate
+#define GIO_MODULE_COPY (&gio_module_copy_state)
 namespace {
 int gio_module_copy_state(const gio_device_state_v1* s) {
   return (int)hipMemcpyToSymbol(HIP_SYMBOL(gio_module_dstate), s, sizeof(*s));
 }
+}  // namespace
+#endif
+namespace {
 struct gio_module_registrar {
-  gio_module_registrar() { gio_register_module(&gio_module_copy_state); }
+  gio_module_registrar() { gio_register_module_contract(GIO_CONTRACT_MAJOR, GIO_CONTRACT_MINOR, GIO_MODULE_COPY); }
 };
 gio_module_registrar gio_module_registrar_instance;
 }  // namespace
-#endif
+#undef GIO_MODULE_COPY
 #endif

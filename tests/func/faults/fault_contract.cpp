@@ -1,0 +1,76 @@
+// fault_contract <name>: a kernel module compiled against another host/device contract than libgio's
+// must be refused with both versions named, never run against a state it would misread (run as 2
+// PEs under giorun; expected messages in CMakeLists.txt). The "modules" here are fakes: this
+// program registers extra copy callbacks with made-up versions, as a module built elsewhere would.
+#include <shmem.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+int g_copies = 0;
+int fake_copy(const gio_device_state_v1* s) {
+  g_copies += s->magic == GIO_STATE_MAGIC;
+  return 0;
+}
+
+void park() {
+  fflush(stderr);
+  sleep(60);  // mpirun ends this PE when the faulting one aborts
+  fprintf(stderr, "fault_contract: PE %d parked for 60 s: the other PE never stopped the job\n", shmem_my_pe());
+  _exit(4);
+}
+
+__global__ void touch_state(int* dst) { shmem_int_p(dst, 1, 0); }
+
+// The kernel side: libgio's published state claims another major (as a libgio of another major
+// would write it); the module's first routine must stop.
+void device_other_major() {
+  shmem_init();
+  int* dst = (int*)shmem_calloc(1, sizeof(int));
+  if (shmem_my_pe() != 0) park();
+  gio_device_state_v1 s;
+  if (hipMemcpyFromSymbol(&s, HIP_SYMBOL(GIO_DSTATE), sizeof s) != hipSuccess) exit(3);
+  s.version_major = 99;
+  if (hipMemcpyToSymbol(HIP_SYMBOL(GIO_DSTATE), &s, sizeof s) != hipSuccess) exit(3);
+  hipLaunchKernelGGL(touch_state, dim3(1), dim3(1), 0, 0, dst);
+  hipError_t e = hipDeviceSynchronize();
+  if (e != hipSuccess) {  // GPUs: the kernel trapped after printing its line
+    fprintf(stderr, "fault_contract: kernel stopped: %s\n", hipGetErrorString(e));
+    fflush(stderr);
+    _exit(1);
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string f = argc == 2 ? argv[1] : "";
+  if (f == "contract_newer_minor") {  // a module that may read fields this libgio never fills
+    gio_register_module_contract(GIO_CONTRACT_MAJOR, 999, fake_copy);
+    shmem_init();
+  } else if (f == "contract_other_major") {
+    gio_register_module_contract(99, 0, fake_copy);
+    shmem_init();
+  } else if (f == "contract_late") {  // loaded after shmem_init: refused as it registers
+    shmem_init();
+    if (shmem_my_pe() != 0) park();
+    gio_register_module_contract(99, 0, fake_copy);
+  } else if (f == "contract_accepted") {  // an older minor, and the registrar of older builds
+    gio_register_module_contract(GIO_CONTRACT_MAJOR, 0, fake_copy);
+    gio_register_module(fake_copy);
+    shmem_init();
+    const int copies = g_copies;
+    shmem_finalize();
+    printf("fault_contract: contract_accepted: %d older modules accepted and given the state\n", copies);
+    return copies == 2 ? 0 : 5;
+  } else if (f == "dev_contract_major") {
+    device_other_major();
+  } else {
+    fprintf(stderr, "fault_contract: unknown fault name '%s'\n", f.c_str());
+    return 64;
+  }
+  fprintf(stderr, "fault_contract: NO FAULT: '%s' ran to the end without GIO stopping it\n", f.c_str());
+  return 2;
+}

@@ -13,7 +13,7 @@
 
 // Version of the host/device contract (runtime/). Bump the major on any layout change.
 #define GIO_CONTRACT_MAJOR 1
-#define GIO_CONTRACT_MINOR 1
+#define GIO_CONTRACT_MINOR 2  // 2: gio_gda_tmpl_v1::reply_order (was reserved, written 0)
 
 // GIO library version (also reported by gio-info and shmem_info_get_name).
 #define GIO_VERSION_MAJOR 0

@@ -7,6 +7,7 @@
 // raddr, byte count and local address. Other operations copy their static fields from tmpl[] and
 // mark the slot, so the next put into it restores the put template first.
 #pragma once
+#include "runtime/mlx5/atomic.h"
 #include "runtime/mlx5/cqe.h"
 
 #define GIO_GDA_SQ_SLOTS_DEFAULT 256u  // WQEBBs per send queue (power of two, <= 65536)
@@ -34,7 +35,7 @@ struct gio_gda_tmpl_v1 {
   uint8_t opcode;
   uint8_t opmod;
   uint8_t fm_ce_se;
-  uint8_t rsvd;
+  uint8_t reply_order;   // atomics: mlx5::REPLY_* of the fetched result the NIC writes (contract 1.2)
   uint32_t lkey;         // BE
   uint32_t rkey;         // BE
 };

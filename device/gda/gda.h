@@ -189,11 +189,15 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
   return idx;
 }
 
-// Reads the fetched result of WQE `idx` (posted with hold) and frees its slot for reuse.
-GIO_DFN uint64_t take_result(gio_gda_queue_v1* q, uint64_t idx) {
+// Reads the fetched result of WQE `idx` (posted with hold, from template `kind`) and frees its
+// slot for reuse. A get's bytes come back as they landed; an atomic's old value is decoded from
+// the byte order the NIC answers in (runtime/mlx5/atomic.h).
+GIO_DFN uint64_t take_result(gio_gda_queue_v1* q, uint64_t idx, int kind = GIO_GDA_T_GET) {
   const uint32_t slot = (uint32_t)idx & (q->sq_slots - 1);
-  const uint64_t v = *(volatile uint64_t*)&q->scratch[slot];
+  uint64_t v = *(volatile uint64_t*)&q->scratch[slot];
   plat::atomic_exchange(&q->slot_hold[slot], 0u);
+  if (kind >= GIO_GDA_T_FA8)
+    v = mlx5::atomic_reply(v, kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4 ? 4 : 8, q->tmpl[kind].reply_order);
   return v;
 }
 

@@ -84,7 +84,7 @@ GIO_DOUT uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint
   const uint64_t idx = post(rt, q, kind, a, fetch);
   if (!fetch) return 0;
   wait_done(rt, q, idx);
-  return take_result(q, idx);
+  return take_result(q, idx, kind);
 }
 
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop.

@@ -48,6 +48,7 @@ inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rke
     x.fm_ce_se = CE_CQ_UPDATE;  // every WQE completes into the collapsed CQ; quiet reads the latest
     x.lkey = be32(e.lkey);
     x.rkey = be32(rkey);
+    x.reply_order = REPLY_HOST_ORDER;  // the softnic's; the ConnectX backend sets what its HCA answers
   }
 }
 

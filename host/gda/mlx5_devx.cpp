@@ -54,6 +54,7 @@ struct mlx5_backend {
   uint32_t eqn = 0;
   ibv_device_attr dev{};
   ibv_port_attr port{};
+  uint32_t atomic_8b_mode = 0;       // atomic_req_8B_endianness_mode: byte order of fetched results
   int gid_index = 0;                 // RoCE: this port's source GID
   ibv_gid gid{};
   ibv_mr* heap_mr = nullptr;         // the symmetric heap, for local and remote access
@@ -114,6 +115,24 @@ int roce_gid(mlx5_backend& b, ibv_gid* gid) {
   return best;
 }
 
+// The byte order fetched atomic results come back in (runtime/mlx5/atomic.h): the HCA's current
+// atomic capabilities. If the firmware does not answer, the verbs attribute the driver derives from
+// the same mode: IBV_ATOMIC_HCA only when 8-byte results are in host order.
+void query_atomic_mode(mlx5_backend& b) {
+  uint8_t in[prm::QUERY_CAP_IN_BYTES] = {}, out[prm::QUERY_CAP_OUT_BYTES] = {};
+  prm::set(in, prm::OPCODE, prm::CMD_QUERY_HCA_CAP);
+  prm::set(in, prm::QUERY_CAP_OP_MOD, prm::CAP_ATOMIC << 1 | prm::CAP_CURRENT);
+  const int rc = mlx5dv_devx_general_cmd(b.ctx, in, sizeof in, out, sizeof out);
+  if (rc == 0 && prm::get(out, prm::OUT_STATUS) == 0) {
+    b.atomic_8b_mode = prm::get(out, prm::ATOMIC_REQ_8B_ENDIANNESS_MODE);
+  } else {
+    b.atomic_8b_mode = b.dev.atomic_cap == IBV_ATOMIC_HCA ? 1 : 0;
+    info(1, "gda: ConnectX %s: QUERY_HCA_CAP(atomic) failed (%s); fetched 8-byte atomics taken as %s from the "
+            "verbs atomic capability", b.name.c_str(), cmd_failed("mlx5dv_devx_general_cmd", "QUERY_HCA_CAP", err_of(rc), out).c_str(),
+         b.atomic_8b_mode ? "host order" : "big-endian");
+  }
+}
+
 bool open_device(mlx5_backend& b, std::string* why) {
   int n = 0, err = 0;
   ibv_device** list = ibv_get_device_list(&n);
@@ -146,6 +165,7 @@ bool open_device(mlx5_backend& b, std::string* why) {
   if ((rc = mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD))) return fail(why, failed("mlx5dv_init_obj(PD)", err_of(rc)));
   b.pdn = dv.pdn;
   if ((rc = mlx5dv_devx_query_eqn(b.ctx, 0, &b.eqn))) return fail(why, failed("mlx5dv_devx_query_eqn", err_of(rc)));
+  query_atomic_mode(b);
   return true;
 }
 
@@ -393,7 +413,11 @@ void mlx5_connect_queues(runtime& r, gda_state& g, mlx5_backend* b) {
       qp_to_rts(*b, b->queues[(size_t)set * r.n_pes + pe], peer, remote_qpn, rmac);
     }
   }
-  for (gio_gda_queue_v1& q : g.host_desc) q.db = (uint64_t*)b->db;
+  for (gio_gda_queue_v1& q : g.host_desc) {
+    q.db = (uint64_t*)b->db;
+    for (int k : {GIO_GDA_T_FA8, GIO_GDA_T_CS8}) q.tmpl[k].reply_order = mlx5::connectx_reply_order(8, b->atomic_8b_mode);
+    for (int k : {GIO_GDA_T_FA4, GIO_GDA_T_CS4}) q.tmpl[k].reply_order = mlx5::connectx_reply_order(4, b->atomic_8b_mode);
+  }
 }
 
 void mlx5_close(mlx5_backend* b) {

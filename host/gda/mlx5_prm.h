@@ -51,6 +51,7 @@ inline void set64(void* cmd, uint32_t bit, uint64_t v) {
 inline void set_bytes(void* cmd, uint32_t bit, const void* src, size_t n) { memcpy((uint8_t*)cmd + bit / 8, src, n); }
 
 // Command opcodes.
+constexpr uint32_t CMD_QUERY_HCA_CAP = 0x100;
 constexpr uint32_t CMD_CREATE_CQ = 0x400;
 constexpr uint32_t CMD_CREATE_QP = 0x500;
 constexpr uint32_t CMD_RST2INIT_QP = 0x502;
@@ -63,6 +64,17 @@ constexpr field OUT_STATUS = fld(0x00, 8);
 constexpr field OUT_SYNDROME = fld(0x20, 32);
 constexpr field OUT_OBJ_NUMBER = fld(0x48, 24);  // cqn / qpn
 constexpr size_t OUT_BYTES = 0x80 / 8;
+
+// QUERY_HCA_CAP: op_mod = capability type << 1 | current (1) or maximum (0); the answer's
+// capability block starts at 0x80 of the output.
+constexpr field QUERY_CAP_OP_MOD = fld(0x30, 16);
+constexpr size_t QUERY_CAP_IN_BYTES = 0x80 / 8;
+constexpr size_t QUERY_CAP_OUT_BYTES = (0x80 + 0x8000) / 8;
+constexpr uint32_t CAP_ATOMIC = 3;
+constexpr uint32_t CAP_CURRENT = 1;
+constexpr uint32_t CAP_OUT = 0x80;
+// atomic_caps: 0 = fetched 8-byte results big-endian, 1 = in host order.
+constexpr field ATOMIC_REQ_8B_ENDIANNESS_MODE = fld(CAP_OUT + 0x40, 2);
 
 // CREATE_CQ: the CQ context (cqc) at 0x80, then where the CQE buffer lives (a DEVX umem).
 constexpr uint32_t CQC = 0x80;

@@ -3,6 +3,7 @@
 // Written with HIP names; on cuda they come from device/platform/cuda_hip_compat.h.
 // Compiled by the kernel compiler (nvcc / hipcc): host-initiated atomics run as a one-thread kernel.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -11,6 +12,8 @@
 #include "device/platform/platform.h"  // defines GIO_PLATFORM_*
 #include "host/log.h"
 #include "host/platform/gpu.h"
+#include "host/platform/nic_wait.h"
+#include "host/runtime.h"
 #if defined(GIO_PLATFORM_CUDA)
 #include <cuda.h>  // driver API types only; the entry point comes through the runtime (no -lcuda)
 #endif
@@ -208,25 +211,29 @@ int device_of(const void* p) {
 // stall is named once instead of looking like a NIC that lost the operation. Other processes on
 // the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
 // (results/2026-11-22-4xh200-s4/README.md, eight PEs on two GPUs).
+// Bounded by GIO_TIMEOUT_MS like every GIO wait: past it the job stops with what was waited for
+// (the kernel waiting on this completion would time out at the same bound).
 void nic_wait(const char* what) {
-  const auto t0 = std::chrono::steady_clock::now();
-  bool told = false;
-  for (;;) {
-    const hipError_t e = hipStreamQuery(g_nic_stream);
-    if (e == hipSuccess) return;
-    if (e != hipErrorNotReady) check(e, "softnic", what);
-    if (!told && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(1)) {
-      told = true;
-      info(0, "softnic: %s has not finished after 1 s while this GPU's kernels wait on it. Three causes "
-              "are known: CUDA lazy module loading (a load waits for the running kernels; run with "
-              "CUDA_MODULE_LOADING=EAGER, as giorun does); a GPU whose SMs are all held (atomics run "
-              "as a one-thread kernel: leave room for one more work-group, or use GIO_TRANSPORT=p2p); "
-              "and other processes spinning on the same GPU, which get it in time slices (run one PE "
-              "per GPU)",
-           what);
-    }
-    std::this_thread::yield();
-  }
+  uint64_t waited = 0;
+  const bool done = nic_wait_bounded(
+      [&] {
+        const hipError_t e = hipStreamQuery(g_nic_stream);
+        if (e != hipSuccess && e != hipErrorNotReady) check(e, "softnic", what);
+        return e == hipSuccess;
+      },
+      [&] {
+        info(0, "softnic: %s has not finished after 1 s while this GPU's kernels wait on it. Three causes "
+                "are known: CUDA lazy module loading (a load waits for the running kernels; run with "
+                "CUDA_MODULE_LOADING=EAGER, as giorun does); a GPU whose SMs are all held (atomics run "
+                "as a one-thread kernel: leave room for one more work-group, or use GIO_TRANSPORT=p2p); "
+                "and other processes spinning on the same GPU, which get it in time slices (run one PE "
+                "per GPU)",
+             what);
+      },
+      rt().cfg.GIO_TIMEOUT_MS, &waited);
+  if (!done)
+    fatal(GIO_ERR_TIMEOUT, "softnic", "waited %llu ms (GIO_TIMEOUT_MS) for %s on the softnic's stream; it never "
+          "finished (see the softnic line above for the known causes)", (unsigned long long)waited, what);
 }
 }  // namespace
 
@@ -248,7 +255,9 @@ void nic_copy(void* dst, const void* src, size_t n) {
   const int dd = device_of(dst);
   if (dd < 0 || dd != device_of(src)) {  // host<->device or device<->peer: a copy engine
     check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, g_nic_stream), "softnic", "hipMemcpyAsync");
-    nic_wait("a copy");
+    char what[128];
+    snprintf(what, sizeof what, "a copy of %zu bytes from %p to %p", n, src, dst);
+    nic_wait(what);
     return;
   }
   // Within one device the runtime copies with a kernel, which cannot start while the GPU is full:
@@ -259,7 +268,10 @@ void nic_copy(void* dst, const void* src, size_t n) {
           "hipMemcpyAsync (to the staging buffer)");
     check(hipMemcpyAsync((uint8_t*)dst + off, g_nic_stage, k, hipMemcpyHostToDevice, g_nic_stream), "softnic",
           "hipMemcpyAsync (from the staging buffer)");
-    nic_wait("a same-device copy");
+    char what[128];
+    snprintf(what, sizeof what, "a same-device copy of %zu bytes from %p to %p", k, (const uint8_t*)src + off,
+             (uint8_t*)dst + off);
+    nic_wait(what);
   }
 }
 
@@ -271,7 +283,9 @@ uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
     hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned long long*)addr, op,
                        (unsigned long long)v, (unsigned long long)c, g_nic_result);
   check(hipGetLastError(), "softnic", "launching the atomic kernel");
-  nic_wait("the atomic kernel");
+  char what[128];
+  snprintf(what, sizeof what, "the atomic kernel (operation %d on %zu bytes at %p)", op, size, addr);
+  nic_wait(what);
   return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
 }
 

@@ -67,7 +67,8 @@ GIO_DFN bool test_one(const T* ivar, int cmp, T value) {
   return cmp_ok(cmp, plat::atomic_load_acquire(ivar), value);
 }
 
-// Index set helpers for the vector forms: status[i] != 0 excludes element i.
+// Index set helpers for the vector forms: status[i] != 0 excludes element i. _some answers every
+// ready index at once, so it needs no rotation to serve them all; _any does (below).
 template <typename T>
 GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* status, int cmp, T value) {
   size_t k = 0;

@@ -10,9 +10,9 @@
 //
 // libgio and a module's headers may come from different builds. The registrar passes the contract
 // version the module was compiled against: shmem_init (or the registration, after init) refuses a
-// module of another major or of a newer minor than libgio's, naming both versions. The device
-// checks the major again on every state_checked(), so a module that never registered (an older
-// registrar) still stops with the same message instead of misreading a changed layout.
+// module of another major or of a newer minor than libgio's, naming both versions. Kernels check
+// the version again in state_checked(), against the state libgio published, so a libgio that does
+// not check (an older build) cannot make them misread a state of another layout.
 #pragma once
 #include "device/platform/platform.h"
 #include "runtime/contract.h"

@@ -207,7 +207,7 @@ GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint
 // Returns the caller's WQE index.
 template <typename Fill>
 GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
-  const plat::wave_mask group = plat::wave_match(plat::wave_active_mask(), (unsigned long long)(uintptr_t)q);
+  const plat::wave_mask group = plat::wave_active_match((unsigned long long)(uintptr_t)q);
   const unsigned count = plat::wave_count(group), rank = plat::wave_count(group & plat::wave_lanes_below());
   const uint32_t slots = q->sq_slots;
   uint64_t idx = 0;

@@ -174,12 +174,15 @@ inline unsigned long long collective(wave_mask m, op_kind kind, unsigned long lo
   return me.out;
 }
 }  // namespace host_wave
-inline wave_mask wave_active_mask() {
+namespace host_wave {
+// Gathers the lanes that call together; each gets those of them that passed the same key.
+inline wave_mask gather(unsigned long long key) {
   if (!in_kernel()) return 1;  // host code is lane 0 of a one-lane wave
   const unsigned t = wg_thread(), w = t / 32u, bit = 1u << (t % 32u);
   if (t >= 1024u) return bit;
-  host_wave::state& s = host_wave::get();
+  state& s = get();
   s.open[w] |= bit;
+  s.lane[t].val = key;
   ::gio::host::yield();
   if (s.open[w] & bit) {  // first member back: nobody else can join now
     const unsigned members = s.open[w];
@@ -192,12 +195,17 @@ inline wave_mask wave_active_mask() {
     }
     for (unsigned m = members; m; m &= m - 1) {
       const unsigned o = w * 32u + (unsigned)__builtin_ctz(m);
-      s.members[o] = members;
+      unsigned same = 0;
+      for (unsigned k = members; k; k &= k - 1)
+        if (s.lane[w * 32u + (unsigned)__builtin_ctz(k)].val == s.lane[o].val) same |= k & (0u - k);
+      s.members[o] = same;
       s.lane[o].seq = s.lane[o].done = top;
     }
   }
   return s.members[t];
 }
+}  // namespace host_wave
+inline wave_mask wave_active_mask() { return host_wave::gather(0); }
 // A one-lane mask needs no exchange.
 inline wave_mask wave_ballot(wave_mask m, bool pred) {
   if (m == wave_lane_bit() || !in_kernel()) return pred ? m & wave_lane_bit() : 0;
@@ -245,6 +253,16 @@ GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
     left &= ~same;
   }
   return mine;
+#endif
+}
+
+// The lanes of the wave that make this call together and pass the same key (the host emulator
+// gathers and matches in one step, with no exchange).
+GIO_DFN wave_mask wave_active_match(unsigned long long key) {
+#if defined(GIO_PLATFORM_HOST)
+  return host_wave::gather(key);
+#else
+  return wave_match(wave_active_mask(), key);
 #endif
 }
 

@@ -91,6 +91,12 @@ __global__ void match_kernel(unsigned long long* masks, unsigned long long* grou
   const unsigned long long got = gio::plat::wave_shfl(grp, (unsigned long long)t * 1000 + 1, leader);
   ok = ok && got == (unsigned long long)(base + leader) * 1000 + 1;
   ok = ok && gio::plat::wave_ballot(grp, t % 2 == 0) == (grp & (gio::plat::wave_mask)0x5555555555555555ull);
+  // Gathering and matching in one step (what gda posting uses): the caller and lanes of its key
+  // only (which of them call together here depends on how the groups above finished).
+  const gio::plat::wave_mask am = gio::plat::wave_active_match((t / 2) % 3);
+  ok = ok && (am >> lane & 1);
+  for (unsigned l = 0; l < gio::plat::wave_size(); ++l)
+    if (am >> l & 1) ok = ok && (((base + l) / 2) % 3 == (t / 2) % 3) && (base + l) % 4 != 3;
   if (!ok) atomicAdd(errors, 1u);
 }
 }  // namespace

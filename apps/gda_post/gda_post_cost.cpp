@@ -1,11 +1,16 @@
-// gio-gda-post: GPU-side cost of posting one put on the gda path, from the call to the doorbell
-// write, measured with the GPU clock. Templated posting (the slot already holds the put's static
-// fields; the device writes the index word, raddr, length and address) against a full build of
-// the same WQE (every field written per operation, as NVSHMEM's IBGDA does), and against a queue
-// dedicated to puts (no per-slot kind or hold bookkeeping: the other design the issue names). Thread and
-// work-group scope; 1 and 64 work-groups posting at once, each to its own queue; queues in device
-// or in pinned host memory (descriptors and bookkeeping always in device memory). No NIC consumes these queues: each measurement posts fewer WQEs than
-// a queue holds, so back-pressure never enters the number.
+// gio-gda-post: GPU-side cost of posting puts on the gda path, from the call to the doorbell
+// write, measured with the GPU clock. Templated posting (GIO's post(): the slot already holds the
+// put's static fields; the device writes the index word, raddr, length and address) against a full
+// build of the same WQE (every field written per operation, as NVSHMEM's IBGDA does), and against a
+// queue dedicated to puts (no per-slot kind or hold bookkeeping); the two variants live in
+// post_variants.h, out of the runtime. Scopes:
+//   thread - one lane of the wave posts (the others have left): a batch of one WQE;
+//   wave   - every lane of one wave posts its own put at once (thread-scope calls): the lanes are
+//            aggregated into one batch, one reservation and one doorbell (cycles per WQE and per call);
+//   wg     - the whole work-group enters, one lane posts (the cooperative scopes' path).
+// 1 and 64 work-groups posting at once, each to its own queue; queues in device or in pinned host
+// memory (descriptors and bookkeeping always in device memory). No NIC consumes these queues: each
+// measurement posts fewer WQEs than a queue holds, so back-pressure never enters the number.
 //   gio-gda-post [--posts N] [--reps R] [--json FILE]
 #include <shmem.h>
 
@@ -15,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/gda_post/post_variants.h"
 #include "device/gda/gda.h"
 #include "host/gda/gda_tmpl.h"
 
@@ -29,27 +35,49 @@
 
 namespace {
 constexpr uint32_t kSlots = 4096;
-const char* const kBuildName[] = {"tmpl", "full", "dedic"};  // by gio::dev::gda::post_build
+enum build { BUILD_TEMPLATE, BUILD_FULL, BUILD_DEDICATED };
+const char* const kBuildName[] = {"tmpl", "full", "dedic"};
 const char* const kBuildJson[] = {"template", "full", "dedicated"};
+enum scope { SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG };
+const char* const kScopeName[] = {"thread", "wave", "wg"};
 
+template <int BUILD>
+__device__ void post_one(gio_gda_queue_v1* q, const gio::dev::gda::wqe_args& a) {
+  if (BUILD == BUILD_FULL)
+    gio::bench::post_full("gio-gda-post", q, GIO_GDA_T_PUT, a);
+  else if (BUILD == BUILD_DEDICATED)
+    gio::bench::post_dedicated_put("gio-gda-post", q, a);
+  else
+    gio::dev::gda::post("gio-gda-post", q, GIO_GDA_T_PUT, a);
+}
 
-template <int BUILD, bool WG>
+// Lane 0 of each work-group reports the cycles of its `posts` calls.
+template <int BUILD, int SCOPE>
 __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64_t raddr_base, int posts,
                             unsigned long long* cycles) {
   gio_gda_queue_v1* q = &queues[blockIdx.x];
-  if (!WG && threadIdx.x != 0) return;
+  if (SCOPE == SCOPE_THREAD && threadIdx.x != 0) return;
+  const unsigned lanes = SCOPE == SCOPE_WAVE ? blockDim.x : 1;
   unsigned long long total = 0;
   for (int i = 0; i < posts; ++i) {
     const long long t0 = clock64();
-    if (WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
-    if (threadIdx.x == 0) {
-      gio::dev::gda::wqe_args a{raddr_base + (uint64_t)i * 64, (uint64_t)(uintptr_t)(src + i * 64), 64, 0, 0, 0};
-      gio::dev::gda::post<BUILD>("gio-gda-post", q, GIO_GDA_T_PUT, a);
+    if (SCOPE == SCOPE_WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
+    if (SCOPE == SCOPE_WAVE || threadIdx.x == 0) {
+      const uint64_t k = (uint64_t)i * lanes + threadIdx.x % lanes;
+      gio::dev::gda::wqe_args a{raddr_base + k * 64, (uint64_t)(uintptr_t)(src + k * 64), 64, 0, 0, 0};
+      post_one<BUILD>(q, a);
     }
-    if (WG) __syncthreads();
+    if (SCOPE == SCOPE_WG) __syncthreads();
     total += (unsigned long long)(clock64() - t0);
   }
   if (threadIdx.x == 0) cycles[blockIdx.x] = total;
+}
+
+template <int BUILD>
+void (*kernel_for(int scope))(gio_gda_queue_v1*, const uint8_t*, uint64_t, int, unsigned long long*) {
+  return scope == SCOPE_WAVE ? post_kernel<BUILD, SCOPE_WAVE>
+         : scope == SCOPE_WG ? post_kernel<BUILD, SCOPE_WG>
+                             : post_kernel<BUILD, SCOPE_THREAD>;
 }
 
 // `n` queues: rings (what a NIC reads) in device or pinned host memory; descriptors and the
@@ -118,44 +146,53 @@ int main(int argc, char** argv) {
 #if defined(GIO_PLATFORM_CUDA)
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
 #endif
+  const int wave = prop.warpSize;
+  // A wave posts `wave` WQEs per call; keep every measurement inside one ring.
+  const int wave_posts = std::min(posts, (int)kSlots / wave);
   uint8_t* src;
-  CHECK(hipMalloc((void**)&src, (size_t)posts * 64));
+  CHECK(hipMalloc((void**)&src, (size_t)kSlots * 64));
   unsigned long long* cycles;
   CHECK(hipMalloc((void**)&cycles, 64 * sizeof(unsigned long long)));
   FILE* out = json ? fopen(json, "a") : nullptr;
-  printf("%-8s %-6s %-6s %4s  %14s %14s  %s\n", "queues", "scope", "build", "wgs", "cycles/post", "ns/post", "(median of reps)");
+  printf("%-8s %-6s %-6s %4s %5s  %14s %14s %14s  %s\n", "queues", "scope", "build", "wgs", "wqes", "cycles/call",
+         "cycles/wqe", "ns/wqe", "(median of reps)");
   for (int host_mem = 0; host_mem < 2; ++host_mem)
     for (int wgs : {1, 64}) {
       queues Q(host_mem, wgs);
-      for (int wg_scope = 0; wg_scope < 2; ++wg_scope)
+      for (int sc : {SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG})
         for (int build = 0; build < 3; ++build) {
+          const int n_posts = sc == SCOPE_WAVE ? wave_posts : posts;
+          const int per_call = sc == SCOPE_WAVE ? wave : 1;  // WQEs one call of the kernel's loop posts
+          const int threads = sc == SCOPE_WG ? 256 : wave;
           std::vector<double> per;
           for (int r = 0; r < reps + 1; ++r) {
             Q.reset();
-            using namespace gio::dev::gda;
-            auto k = build == BUILD_FULL        ? (wg_scope ? post_kernel<BUILD_FULL, true> : post_kernel<BUILD_FULL, false>)
-                     : build == BUILD_DEDICATED ? (wg_scope ? post_kernel<BUILD_DEDICATED, true> : post_kernel<BUILD_DEDICATED, false>)
-                                                : (wg_scope ? post_kernel<BUILD_TEMPLATE, true> : post_kernel<BUILD_TEMPLATE, false>);
-            hipLaunchKernelGGL(k, dim3(wgs), dim3(wg_scope ? 256 : 32), 0, 0, Q.desc, src, 0x10000ull, posts, cycles);
+            auto k = build == BUILD_FULL        ? kernel_for<BUILD_FULL>(sc)
+                     : build == BUILD_DEDICATED ? kernel_for<BUILD_DEDICATED>(sc)
+                                                : kernel_for<BUILD_TEMPLATE>(sc);
+            hipLaunchKernelGGL(k, dim3(wgs), dim3(threads), 0, 0, Q.desc, src, 0x10000ull, n_posts, cycles);
             CHECK(hipGetLastError());
             CHECK(hipDeviceSynchronize());
             std::vector<unsigned long long> c(wgs);
             CHECK(hipMemcpy(c.data(), cycles, wgs * sizeof(c[0]), hipMemcpyDeviceToHost));
             double sum = 0;
             for (auto x : c) sum += (double)x;
-            if (r > 0) per.push_back(sum / wgs / posts);  // first launch is warm-up
+            if (r > 0) per.push_back(sum / wgs / n_posts);  // cycles per call; first launch is warm-up
           }
           std::sort(per.begin(), per.end());
-          const double med = median(per), ns = clock_khz ? med / (clock_khz / 1e6) : 0;
-          printf("%-8s %-6s %-6s %4d  %14.1f %14.1f  min %.1f max %.1f cycles\n", host_mem ? "host" : "device",
-                 wg_scope ? "wg" : "thread", kBuildName[build], wgs, med, ns, per.front(), per.back());
+          const double med = median(per), wqe = med / per_call, ns = clock_khz ? wqe / (clock_khz / 1e6) : 0;
+          printf("%-8s %-6s %-6s %4d %5d  %14.1f %14.1f %14.1f  min %.1f max %.1f cycles/call\n",
+                 host_mem ? "host" : "device", kScopeName[sc], kBuildName[build], wgs, per_call, med, wqe, ns,
+                 per.front(), per.back());
+          // "median" stays cycles per post (per WQE) as before; a wave's call posts `wave` WQEs.
           if (out)
             fprintf(out,
                     "{\"bench\":\"gda_post_cost\",\"queue_mem\":\"%s\",\"scope\":\"%s\",\"build\":\"%s\",\"work_groups\":%d,"
-                    "\"posts\":%d,\"reps\":%d,\"metric\":\"cycles_per_post\",\"median\":%.2f,\"min\":%.2f,\"max\":%.2f,"
-                    "\"ns_per_post\":%.2f,\"device\":\"%s\",\"platform\":\"%s\"}\n",
-                    host_mem ? "host" : "device", wg_scope ? "wg" : "thread", kBuildJson[build], wgs, posts,
-                    reps, med, per.front(), per.back(), ns, prop.name, GIO_PLATFORM_NAME);
+                    "\"posts\":%d,\"wqes_per_call\":%d,\"reps\":%d,\"metric\":\"cycles_per_post\",\"median\":%.2f,"
+                    "\"min\":%.2f,\"max\":%.2f,\"cycles_per_call\":%.2f,\"ns_per_post\":%.2f,\"device\":\"%s\","
+                    "\"platform\":\"%s\"}\n",
+                    host_mem ? "host" : "device", kScopeName[sc], kBuildJson[build], wgs, n_posts, per_call, reps,
+                    wqe, per.front() / per_call, per.back() / per_call, med, ns, prop.name, GIO_PLATFORM_NAME);
         }
     }
   if (out) fclose(out);

@@ -2,11 +2,13 @@
 // queue to the target PE, writes the doorbell record and rings the doorbell itself; completion is
 // read from the collapsed CQ. Host half (queue layout, templates, softnic): host/gda/.
 //
-// Posting order (the NIC may read a WQE as soon as the doorbell record covers it):
-//   reserve index (atomic) -> wait for the slot to be free (back-pressure on completions)
-//   -> fill the dynamic fields -> wait for our turn (indices are published in order)
-//   -> system fence (WQE visible before the record) -> [AMD: HDP flush] -> doorbell record
-//   -> system fence (record before the doorbell) -> 64-bit doorbell write -> publish.
+// Posting order (the NIC may read a WQE as soon as the doorbell record covers it), per batch of
+// the wave's lanes that post to one queue together:
+//   leader reserves the batch's indices (one atomic) -> each lane waits for its slot to be free
+//   (back-pressure on completions) and fills its WQE -> wave barrier -> leader waits for the
+//   batch's turn (indices are published in order) -> system fence (WQEs visible before the record)
+//   -> [AMD: HDP flush] -> doorbell record -> system fence (record before the doorbell)
+//   -> 64-bit doorbell write -> publish -> wave barrier.
 #pragma once
 #include "device/api/check.h"
 #include "runtime/gda.h"
@@ -81,68 +83,39 @@ struct wqe_args {
   uint64_t compare;
 };
 
-// How post() fills the static fields of a WQE (the design question, measured by
-// apps/gda_post):
-//  TEMPLATE  - GIO's path: slots are prefilled as puts; a put checks the slot's kind (one load) and
-//              writes only its dynamic fields; other kinds copy theirs from the queue's tmpl[].
-//  FULL      - every field written per operation (the NVSHMEM-IBGDA way).
-//  DEDICATED - a queue that only ever carries puts (no fetches): no kind or hold bookkeeping at
-//              all, only the dynamic fields plus the two flag words. Valid for GIO_GDA_T_PUT only.
-enum post_build { BUILD_TEMPLATE = 0, BUILD_FULL = 1, BUILD_DEDICATED = 2 };
+// Fence mode of the next WQE: shmem_fence asked that it wait for the earlier ones on the queue.
+GIO_DFN uint8_t take_fence(gio_gda_queue_v1* q) {
+  if (!q->fence_next) return 0;
+  q->fence_next = 0;
+  return mlx5::FM_SMALL_AND_FENCE;
+}
 
-// Post one WQE of template `kind`; returns its index.
-// `hold`: the caller reads the slot's scratch word after completion and then calls release().
-template <int BUILD = BUILD_TEMPLATE>
-GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
-  constexpr bool FULL = BUILD == BUILD_FULL, DEDICATED = BUILD == BUILD_DEDICATED;
-  const uint64_t idx = plat::atomic_fetch_add(&q->reserved, (uint64_t)1);
-  const uint32_t slots = q->sq_slots;
-  if (idx - load64(&q->completed) >= slots)
-    bounded_wait([&] { return idx - poll(rt, q) < slots; },
-                 [&](unsigned long long ms) {
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for a free slot in the "
-                                 "gda queue to PE %d (WQE %llu, completed %llu)\n",
-                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, q->peer, (unsigned long long)idx,
-                                 (unsigned long long)load64(&q->completed));
-                 });
-  const uint32_t slot = (uint32_t)idx & (slots - 1);
-  // A fetched result from this slot's previous use may still be unread in its scratch word.
-  if (!DEDICATED && *(volatile uint32_t*)&q->slot_hold[slot])
-    bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
-                 [&](unsigned long long ms) {
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for slot %u of the gda "
-                                 "queue to PE %d to release its fetched result\n",
-                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, slot, q->peer);
-                 });
-  if (hold) q->slot_hold[slot] = 1;
+// Static fields of `slot` from template `kind`, with the fence mode and a non-default local key.
+// A put finds them prefilled and skips this (the templated path); other kinds copy theirs.
+GIO_DFN void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe_args& a, uint8_t fence) {
   uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
-  mlx5::raddr_seg* r = (mlx5::raddr_seg*)(w + 16);
+  const gio_gda_tmpl_v1& t = q->tmpl[kind];
+  c->qpn_ds = t.qpn_ds;
+  c->signature = 0;
+  c->fm_ce_se = t.fm_ce_se | fence;
+  c->imm = 0;
+  ((mlx5::raddr_seg*)(w + 16))->rkey = t.rkey;
+  if (kind != GIO_GDA_T_PUT_INLINE)
+    ((mlx5::data_seg*)(w + (kind >= GIO_GDA_T_FA8 ? 48 : 32)))->lkey = a.lkey ? a.lkey : t.lkey;
+  // A slot left non-default (fence bit, other lkey) is rebuilt by its next user.
+  q->slot_kind[slot] = (fence || a.lkey) ? (uint8_t)0xff : (uint8_t)kind;
+}
+
+// Dynamic fields of WQE `idx` (in `slot`): index word, remote address, operands, local side.
+GIO_DFN void wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
+  uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
+  mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
   const bool atomic = kind >= GIO_GDA_T_FA8;
-  const bool inl = kind == GIO_GDA_T_PUT_INLINE;
   mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
-  uint8_t fence = 0;
-  if (q->fence_next) {  // shmem_fence: this WQE waits for earlier ones on the queue
-    fence = mlx5::FM_SMALL_AND_FENCE;
-    q->fence_next = 0;
-  }
-  const bool restore = FULL || (!DEDICATED && (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey));
-  if (DEDICATED) {  // the slot holds the put template for good; only the flags and key vary
-    c->fm_ce_se = t.fm_ce_se | fence;
-    d->lkey = a.lkey ? a.lkey : t.lkey;
-  } else if (restore) {
-    c->qpn_ds = t.qpn_ds;
-    c->signature = 0;
-    c->fm_ce_se = t.fm_ce_se | fence;
-    c->imm = 0;
-    r->rkey = t.rkey;
-    if (!inl) d->lkey = a.lkey ? a.lkey : t.lkey;
-    // A slot left non-default (fence bit, other lkey) is rebuilt by its next user.
-    q->slot_kind[slot] = (fence || a.lkey) ? (uint8_t)0xff : (uint8_t)kind;
-  }
   c->opmod_idx_opcode = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
-  r->raddr = mlx5::be64(a.raddr);
+  ((mlx5::raddr_seg*)(w + 16))->raddr = mlx5::be64(a.raddr);
   if (atomic) {
     mlx5::atomic_seg* at = (mlx5::atomic_seg*)(w + 32);
     if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {
@@ -159,7 +132,7 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
   } else if (kind == GIO_GDA_T_GET && a.laddr == 0) {
     d->byte_count = mlx5::be32(a.len);
     d->addr = mlx5::be64((uint64_t)(uintptr_t)&q->scratch[slot]);
-  } else if (inl) {
+  } else if (kind == GIO_GDA_T_PUT_INLINE) {
     // ds covers ctrl + raddr + the inline header and payload; the payload is copied now, so the
     // source may be reused (or be a register-backed local) as soon as post returns.
     const uint32_t ds = 2 + (4 + a.len + 15) / 16;
@@ -171,22 +144,107 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
     d->byte_count = mlx5::be32(a.len);
     d->addr = mlx5::be64(a.laddr);
   }
-  // Our turn: indices become visible to the NIC strictly in order.
-  if (load64(&q->published) != idx)
-    bounded_wait([&] { return load64(&q->published) == idx; },
+}
+
+// Back-pressure: WQE `idx` may be written once the one a ring earlier has completed. Only WQEs
+// below the caller's batch are waited for, and those were reserved by other waves (or by this
+// wave's earlier, already published, batches).
+GIO_DFN void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
+  const uint32_t slots = q->sq_slots;
+  if (idx - load64(&q->completed) >= slots)
+    bounded_wait([&] { return idx - poll(rt, q) < slots; },
                  [&](unsigned long long ms) {
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms to publish WQE %llu on "
-                                 "the gda queue to PE %d (published %llu)\n",
-                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, (unsigned long long)idx, q->peer,
-                                 (unsigned long long)load64(&q->published));
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for a free slot in the "
+                                 "gda queue to PE %d (WQE %llu, completed %llu)\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, q->peer, (unsigned long long)idx,
+                                 (unsigned long long)load64(&q->completed));
                  });
-  plat::fence_system();
-  if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQE past the HDP
-  *(volatile uint32_t*)&q->dbrec[mlx5::SND_DBR] = mlx5::be32((uint32_t)(idx + 1) & 0xffff);
-  plat::fence_system();
-  *(volatile uint64_t*)q->db = *(const uint64_t*)c;
-  plat::atomic_exchange(&q->published, idx + 1);
+}
+
+// A fetched result from this slot's previous use may still be unread in its scratch word.
+GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t slot) {
+  if (*(volatile uint32_t*)&q->slot_hold[slot])
+    bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for slot %u of the gda "
+                                 "queue to PE %d to release its fetched result\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, slot, q->peer);
+                 });
+}
+
+// Makes WQEs [base, base+n) visible to the NIC once every earlier index is: waits for `published`
+// to reach base (it only ever waits for other waves), then one doorbell for the batch. The ring
+// happens inside the wait loop, so on AMD, where the leaders of several batches of one wave spin in
+// the same loop, each rings as soon as its own turn comes instead of waiting for the others'.
+GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n) {
+  bounded_wait(
+      [&] {
+        if (load64(&q->published) != base) return false;
+        plat::fence_system();  // every WQE of the batch (the wave barrier ordered the lanes' stores) before the record
+        if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
+        *(volatile uint32_t*)&q->dbrec[mlx5::SND_DBR] = mlx5::be32((uint32_t)(base + n) & 0xffff);
+        plat::fence_system();  // the record before the doorbell
+        const uint64_t last = base + n - 1;
+        *(volatile uint64_t*)q->db =
+            *(const uint64_t*)(q->sq + (size_t)((uint32_t)last & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
+        plat::atomic_exchange(&q->published, base + n);
+        return true;
+      },
+      [&](unsigned long long ms) {
+        GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms to publish WQEs %llu..%llu on "
+                      "the gda queue to PE %d (published %llu)\n",
+                      rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, (unsigned long long)base,
+                      (unsigned long long)(base + n - 1), q->peer, (unsigned long long)load64(&q->published));
+      });
+}
+
+// The posting skeleton, shared by post() and the benchmark's variants (apps/gda_post): the lanes
+// of the wave that call together and target the same queue post as one batch, as NVSHMEM's IBGDA
+// and rocSHMEM do. The lowest lane reserves every lane's index with one atomic, each lane writes
+// its own WQE (fill(idx, slot)), and the lowest lane rings one doorbell for the batch. No lane ever
+// waits for a lane of its own wave to make progress: on AMD, whose lanes do not run independently,
+// a lane spinning on a lower lane's publication (the old per-lane posting) never lets it publish.
+// Returns the caller's WQE index.
+template <typename Fill>
+GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
+  const plat::wave_mask group = plat::wave_active_match((unsigned long long)(uintptr_t)q);
+  const unsigned count = plat::wave_count(group), rank = plat::wave_count(group & plat::wave_lanes_below());
+  const uint32_t slots = q->sq_slots;
+  uint64_t idx = 0;
+  // One batch, unless the group is larger than the ring (64 lanes, 16 slots): then batches of at
+  // most a ring, each published before the next reserves, so a lane's back-pressure never waits
+  // for its own batch. Every member runs every round, so the collectives' masks stay `group`.
+  for (unsigned first = 0; first < count; first += slots) {
+    const unsigned n = count - first < slots ? count - first : slots;
+    const bool mine = rank - first < n;  // (unsigned: false below `first`)
+    const plat::wave_mask batch = n == count ? group : plat::wave_ballot(group, mine);
+    const bool leader = plat::wave_lane() == plat::wave_lowest(batch);
+    uint64_t base = 0;
+    if (leader) base = plat::atomic_fetch_add(&q->reserved, (uint64_t)n);
+    base = plat::wave_shfl(group, base, plat::wave_lowest(batch));
+    if (mine) {
+      idx = base + (rank - first);
+      wait_slot_free(rt, q, idx);
+      fill(idx, (uint32_t)idx & (slots - 1));
+    }
+    plat::wave_sync_mask(group);  // every WQE of the batch written
+    if (leader) ring_batch(rt, q, base, n);
+    // Published before anyone returns: quiet reads `published` to know what to wait for.
+    plat::wave_sync_mask(group);
+  }
   return idx;
+}
+
+// Post one WQE of template `kind`; returns its index.
+// `hold`: the caller reads the slot's scratch word after completion with take_result().
+GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
+  return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) {
+    wait_slot_released(rt, q, slot);
+    if (hold) q->slot_hold[slot] = 1;
+    const uint8_t fence = take_fence(q);
+    if (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey) wqe_restore(q, slot, kind, a, fence);
+    wqe_fill(q, idx, slot, kind, a);
+  });
 }
 
 // Reads the fetched result of WQE `idx` (posted with hold, from template `kind`) and frees its

@@ -87,7 +87,16 @@ GIO_DOUT uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint
   return take_result(q, idx, kind);
 }
 
-// mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop.
+[[noreturn]] GIO_DOUT void fail_cas_loop(const char* rt, int pe, const void* dst, unsigned long long seen,
+                                          unsigned long long tries, unsigned long long ms) {
+  GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u): the compare-swap loop on %p at PE %d did not "
+                "stick in %llu ms (%llu tries; the value keeps changing); last value seen 0x%llx\n",
+                rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), dst, pe, ms, tries, seen);
+  die(GIO_ERR_TIMEOUT);
+}
+
+// mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, bounded by
+// GIO_TIMEOUT_MS: under a stream of other updates to the word it may never stick.
 template <typename U>
 GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -102,12 +111,15 @@ GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* 
     default: break;
   }
   U old = (U)(nic_atomic(rt, q, fa, ra, 0, 0, true) & mask);
-  for (;;) {
+  const uint64_t limit = st.timeout_ns, t0 = plat::clock_ns();
+  for (unsigned long long tries = 1;; ++tries) {
     U want = op == GIO_AMO_FETCH_AND ? (U)(old & v) : op == GIO_AMO_FETCH_OR ? (U)(old | v)
            : op == GIO_AMO_FETCH_XOR ? (U)(old ^ v) : v;  // SET, SWAP
     const U seen = (U)(nic_atomic(rt, q, cs, ra, (uint64_t)want, (uint64_t)old, true) & mask);
     if (seen == old) return old;
     old = seen;
+    if (limit && plat::clock_ns() - t0 > limit)  // a round trip per try: the clock read costs nothing
+      fail_cas_loop(rt, pe, dst, (unsigned long long)seen, tries, (unsigned long long)((plat::clock_ns() - t0) / 1000000ull));
   }
 }
 

@@ -108,6 +108,164 @@ GIO_DFN void wave_sync() {
 #endif
 }
 
+// ---- wave collectives over a subset of lanes --------------------------------------------------
+// A mask names lanes of the calling thread's wave (bit i = lane i); 64 bits, since AMD wavefronts
+// have 64 lanes. Every lane of `m` must make the same call with the same `m`, and `m` must be the
+// lanes that made the previous wave call together (wave_active_mask() or a subset every member
+// agrees on): on AMD the lanes of a wave run in lockstep, so a collective over lanes that are not
+// all present would wait forever; on the host emulator one warp barrier serves every call site.
+typedef unsigned long long wave_mask;
+
+GIO_DFN wave_mask wave_lane_bit() { return 1ull << wave_lane(); }
+GIO_DFN wave_mask wave_lanes_below() { return wave_lane_bit() - 1; }
+GIO_DFN unsigned wave_count(wave_mask m) { return (unsigned)__popcll(m); }
+GIO_DFN unsigned wave_lowest(wave_mask m) { return (unsigned)__ffsll((long long)m) - 1u; }
+
+#if defined(GIO_PLATFORM_HOST)
+// The emulator runs one lane at a time and switches only at waits and barriers, so "the lanes that
+// call together" has to be made: a caller joins its warp's open gathering and yields once; every
+// lane of the warp that reaches this point during that scheduler round joins too, and the first
+// member to run again closes it. Each member only waits for its own yield to return, so lanes that
+// arrive at different times just form smaller groups.
+// The collectives below do not use the emulator's warp barrier: that one barrier is shared by every
+// call site of a warp, so two disjoint groups of one warp would be made to wait for each other (a
+// group parked in it could not publish what a lane of the other group spins on). Here a collective
+// completes when the last lane of its own mask arrives, which computes every member's result.
+namespace host_wave {
+struct lane_slot {
+  unsigned seq = 0;   // collectives this lane has entered
+  unsigned done = 0;  // the last of them that has completed
+  unsigned src = 0;   // shuffle source lane
+  unsigned long long val = 0, out = 0;
+};
+struct state {
+  unsigned open[32] = {};      // per warp: lanes in the gathering not yet closed
+  unsigned members[1024] = {};  // per thread: the gathering it was in
+  lane_slot lane[1024];
+};
+inline state& get() {
+  static thread_local state s;  // one per OS thread, i.e. per running work-group
+  return s;
+}
+enum op_kind { OP_SHFL, OP_BALLOT };
+// Every lane of m enters with its value; the last to arrive computes each member's result.
+inline unsigned long long collective(wave_mask m, op_kind kind, unsigned long long v, unsigned src) {
+  state& s = get();
+  const unsigned t = wg_thread(), first = t & ~31u;
+  lane_slot& me = s.lane[t];
+  const unsigned seq = ++me.seq;
+  me.val = v;
+  me.src = src;
+  bool all = true;
+  for (wave_mask r = m; r && all; r &= r - 1) all = s.lane[first + (unsigned)__builtin_ctzll(r)].seq == seq;
+  if (all) {
+    unsigned long long ballot = 0;
+    for (wave_mask r = m; r; r &= r - 1) {
+      const unsigned l = (unsigned)__builtin_ctzll(r);
+      if (s.lane[first + l].val) ballot |= 1ull << l;
+    }
+    for (wave_mask r = m; r; r &= r - 1) {
+      lane_slot& o = s.lane[first + (unsigned)__builtin_ctzll(r)];
+      o.out = kind == OP_BALLOT ? ballot : s.lane[first + (o.src & 31u)].val;
+      o.done = seq;
+    }
+  }
+  while (me.done != seq) ::gio::host::yield();
+  return me.out;
+}
+}  // namespace host_wave
+namespace host_wave {
+// Gathers the lanes that call together; each gets those of them that passed the same key.
+inline wave_mask gather(unsigned long long key) {
+  if (!in_kernel()) return 1;  // host code is lane 0 of a one-lane wave
+  const unsigned t = wg_thread(), w = t / 32u, bit = 1u << (t % 32u);
+  if (t >= 1024u) return bit;
+  state& s = get();
+  s.open[w] |= bit;
+  s.lane[t].val = key;
+  ::gio::host::yield();
+  if (s.open[w] & bit) {  // first member back: nobody else can join now
+    const unsigned members = s.open[w];
+    s.open[w] = 0;
+    // Members enter their collectives in step from here: give them one count to compare.
+    unsigned top = 0;
+    for (unsigned m = members; m; m &= m - 1) {
+      const unsigned seq = s.lane[w * 32u + (unsigned)__builtin_ctz(m)].seq;
+      top = seq > top ? seq : top;
+    }
+    for (unsigned m = members; m; m &= m - 1) {
+      const unsigned o = w * 32u + (unsigned)__builtin_ctz(m);
+      unsigned same = 0;
+      for (unsigned k = members; k; k &= k - 1)
+        if (s.lane[w * 32u + (unsigned)__builtin_ctz(k)].val == s.lane[o].val) same |= k & (0u - k);
+      s.members[o] = same;
+      s.lane[o].seq = s.lane[o].done = top;
+    }
+  }
+  return s.members[t];
+}
+}  // namespace host_wave
+inline wave_mask wave_active_mask() { return host_wave::gather(0); }
+// A one-lane mask needs no exchange.
+inline wave_mask wave_ballot(wave_mask m, bool pred) {
+  if (m == wave_lane_bit() || !in_kernel()) return pred ? m & wave_lane_bit() : 0;
+  return host_wave::collective(m, host_wave::OP_BALLOT, pred, 0) & m;
+}
+inline unsigned long long wave_shfl(wave_mask m, unsigned long long v, unsigned src_lane) {
+  if (m == wave_lane_bit() || !in_kernel()) return v;
+  return host_wave::collective(m, host_wave::OP_SHFL, v, src_lane);
+}
+inline void wave_sync_mask(wave_mask m) {
+  if (m != wave_lane_bit() && in_kernel()) host_wave::collective(m, host_wave::OP_BALLOT, 0, 0);
+}
+#elif defined(GIO_PLATFORM_HIP)
+// The exec mask: exactly the lanes executing this instruction.
+GIO_DFN wave_mask wave_active_mask() { return __ballot(1); }
+GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) { return __ballot(pred) & m; }
+GIO_DFN unsigned long long wave_shfl(wave_mask, unsigned long long v, unsigned src_lane) {
+  return __shfl(v, (int)src_lane);
+}
+// Lanes of a wavefront cannot drift apart; this only keeps the compiler from moving memory
+// accesses across the point.
+GIO_DFN void wave_sync_mask(wave_mask) { __builtin_amdgcn_wave_barrier(); }
+#else
+GIO_DFN wave_mask wave_active_mask() { return __activemask(); }
+GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) { return __ballot_sync((unsigned)m, pred); }
+GIO_DFN unsigned long long wave_shfl(wave_mask m, unsigned long long v, unsigned src_lane) {
+  return __shfl_sync((unsigned)m, v, (int)src_lane);
+}
+// Also orders the memory accesses of the lanes in m (CUDA's __syncwarp guarantee).
+GIO_DFN void wave_sync_mask(wave_mask m) { __syncwarp((unsigned)m); }
+#endif
+
+// The lanes of m whose key equals the caller's. CUDA sm_70+ has it in hardware; elsewhere the
+// lowest unmatched lane's key is broadcast, once per distinct key. Every lane of m stays for every
+// round (an AMD wave pays the rounds anyway), so each collective runs on exactly m.
+GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
+#if defined(GIO_PLATFORM_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  return __match_any_sync((unsigned)m, key);
+#else
+  wave_mask mine = 0;
+  for (wave_mask left = m; left;) {
+    const unsigned long long k = wave_shfl(m, key, wave_lowest(left));
+    const wave_mask same = wave_ballot(m, key == k);
+    if (key == k) mine = same;
+    left &= ~same;
+  }
+  return mine;
+#endif
+}
+
+// The lanes of the wave that make this call together and pass the same key (the host emulator
+// gathers and matches in one step, with no exchange).
+GIO_DFN wave_mask wave_active_match(unsigned long long key) {
+#if defined(GIO_PLATFORM_HOST)
+  return host_wave::gather(key);
+#else
+  return wave_match(wave_active_mask(), key);
+#endif
+}
+
 GIO_DFN void fence_wg() { __threadfence_block(); }
 GIO_DFN void fence_device() { __threadfence(); }
 // Full system-scope fence (sequentially consistent): orders this thread's (and, by cumulativity,

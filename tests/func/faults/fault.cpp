@@ -43,6 +43,7 @@ enum dev_fault {
   DF_P_UNINIT,
   DF_PUT_BAD_CTX,
   DF_PUT_DEAD_CTX,
+  DF_CAS_LIVELOCK,
 };
 
 // One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
@@ -50,6 +51,18 @@ enum dev_fault {
 __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
   if (which == DF_BARRIER_ALONE) {  // a work-group collective: every thread calls it
     shmem_barrier_all();
+    return;
+  }
+  if (which == DF_CAS_LIVELOCK) {
+    // gda builds fetch-and from fetch + compare-swap. Thread 1 keeps adding to the word on the same
+    // queue without waiting; lanes of a wave that post together form one batch in lane order, so
+    // an add follows each compare-swap before the next one, and the loop never sticks: it must
+    // stop at GIO_TIMEOUT_MS with a report instead of spinning.
+    uint64_t* word = (uint64_t*)(sym + 2048);
+    if (threadIdx.x == 1)
+      for (const long long t0 = clock64(); clock64() - t0 < 30000000000ll;) shmem_uint64_atomic_add(word, 1, 1);
+    else if (threadIdx.x == 0)
+      (void)shmem_uint64_atomic_fetch_and(word, 0xffull, 1);
     return;
   }
   if (threadIdx.x != 0) return;
@@ -175,7 +188,7 @@ const dev_case kDevCases[] = {
     {"dev_amo_misaligned", DF_AMO_MISALIGNED, 1}, {"dev_wait_bad_cmp", DF_WAIT_BAD_CMP, 1},
     {"dev_signal_bad_op", DF_SIGNAL_BAD_OP, 1}, {"dev_wait_timeout", DF_WAIT_FOREVER, 1},
     {"dev_barrier_timeout", DF_BARRIER_ALONE, 64}, {"dev_put_bad_ctx", DF_PUT_BAD_CTX, 1},
-    {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1},
+    {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1}, {"dev_cas_livelock", DF_CAS_LIVELOCK, 2},
 };
 
 }  // namespace

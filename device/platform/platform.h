@@ -170,7 +170,9 @@ GIO_DFN T atomic_load_acquire(const T* p) {
   }
   return v;
 #else
-  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  const T v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  ::gio::host::wave_step();  // lockstep-wave mode: wave-mates catch up (hip_host.h)
+  return v;
 #endif
 }
 
@@ -183,6 +185,7 @@ GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 #else
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  ::gio::host::wave_step();
 #endif
 }
 
@@ -201,6 +204,7 @@ struct atom_bits {
     U uv;                                                                          \
     memcpy(&uv, &v, sizeof v);                                                     \
     U old = builtin((U*)p, uv, __ATOMIC_SEQ_CST);                                  \
+    ::gio::host::wave_step();                                                      \
     T r;                                                                           \
     memcpy(&r, &old, sizeof r);                                                    \
     return r;                                                                      \
@@ -218,6 +222,7 @@ inline T atomic_cas(T* p, T cmp, T v) {
   memcpy(&uc, &cmp, sizeof cmp);
   memcpy(&uv, &v, sizeof v);
   __atomic_compare_exchange_n((U*)p, &uc, uv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  ::gio::host::wave_step();
   T r;
   memcpy(&r, &uc, sizeof r);  // on failure uc holds the value seen, on success the old value == cmp
   return r;

@@ -189,6 +189,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
 #if defined(GIO_PLATFORM_HOST)
   host::emu_settings().max_concurrent_wg = (unsigned)r.cfg.GIO_HOST_MAX_WG;
   host::emu_settings().fiber_stack_bytes = (size_t)r.cfg.GIO_HOST_FIBER_STACK;
+  host::emu_settings().wave_lockstep = r.cfg.GIO_HOST_WAVE_LOCKSTEP;
 #endif
   r.device = gpu::select_device(boot::local_rank());
   create_heap(r);

@@ -17,6 +17,9 @@
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \
   X(GIO_HOST_FIBER_STACK, U64, "64K", "host platform: stack bytes of each emulated GPU thread")     \
+  X(GIO_HOST_WAVE_LOCKSTEP, BOOL, "0",                                                             \
+    "host platform: a wave's lanes cannot overtake each other at device waits (as on AMD GPUs), "   \
+    "so a lane waiting on a wave-mate hangs (times out) in CI too")                                  \
   X(GIO_HOST_SHM_DIR, STR, "/dev/shm", "host platform: where PEs' heaps are shared as files")
 
 // Keys that no longer exist, with what replaced them: config_load warns when one is set, so a

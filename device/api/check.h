@@ -99,13 +99,26 @@ GIO_DFN void check_align(const char* routine, const void* p, size_t align, int p
 template <typename Fail>
 [[noreturn]] GIO_DOUT void fail_timeout(Fail fail, unsigned long long ms) {
   fail(ms);
+#if defined(GIO_PLATFORM_HOST)
+  ::gio::host::wave_wait_report();  // lockstep-wave mode: wave-mates held at this wait's end
+#endif
   die(GIO_ERR_TIMEOUT);
 }
+
+// One address per wait call site (each call site's condition is a lambda of its own type).
+template <typename Done>
+struct wait_site {
+  static constexpr char tag = 0;
+};
 
 // Spin until done() holds, relaxing between polls; past GIO_TIMEOUT_MS call fail(elapsed_ms).
 // The clock is read every 64 polls so the fast path is a tight load loop.
 template <typename Done, typename Fail>
 GIO_DFN void bounded_wait(Done done, Fail fail) {
+#if defined(GIO_PLATFORM_HOST)
+  // Lockstep-wave mode (hip_host.h): leaving this scope is the wait's reconvergence point.
+  ::gio::host::wave_wait_scope reconverge(&wait_site<Done>::tag);
+#endif
   if (done()) return;
   const uint64_t limit = GIO_DSTATE.timeout_ns;
   const uint64_t t0 = plat::clock_ns();

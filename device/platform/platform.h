@@ -328,7 +328,9 @@ GIO_DFN T atomic_load_acquire(const T* p) {
   }
   return v;
 #else
-  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  const T v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  ::gio::host::wave_step();  // lockstep-wave mode: wave-mates catch up (hip_host.h)
+  return v;
 #endif
 }
 
@@ -339,6 +341,18 @@ GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 #elif defined(GIO_PLATFORM_CUDA)
   asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  ::gio::host::wave_step();
+#endif
+}
+// The 4-byte form, for a doorbell record the NIC (for the softnic, a CPU thread) reads while the
+// GPU writes it: a plain volatile store there is a data race to the host compiler (TSan saw it).
+GIO_DFN void store_relaxed_system(uint32_t* p, uint32_t v) {
+#if defined(GIO_PLATFORM_HIP)
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif defined(GIO_PLATFORM_CUDA)
+  asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 #else
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif
@@ -359,6 +373,7 @@ struct atom_bits {
     U uv;                                                                          \
     memcpy(&uv, &v, sizeof v);                                                     \
     U old = builtin((U*)p, uv, __ATOMIC_SEQ_CST);                                  \
+    ::gio::host::wave_step();                                                      \
     T r;                                                                           \
     memcpy(&r, &old, sizeof r);                                                    \
     return r;                                                                      \
@@ -376,6 +391,7 @@ inline T atomic_cas(T* p, T cmp, T v) {
   memcpy(&uc, &cmp, sizeof cmp);
   memcpy(&uv, &v, sizeof v);
   __atomic_compare_exchange_n((U*)p, &uc, uv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  ::gio::host::wave_step();
   T r;
   memcpy(&r, &uc, sizeof r);  // on failure uc holds the value seen, on success the old value == cmp
   return r;

@@ -1,10 +1,12 @@
 // Tests of the host platform's HIP emulation: indexing, shared memory, barriers, warp
 // operations, atomics, cross-work-group progress and the runtime API.
 #include "device/platform/host/hip_host.h"
+#include "device/api/check.h"  // gio::dev::bounded_wait, the device wait lockstep mode hooks into
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -416,6 +418,87 @@ TEST(HostEmu, LaunchOf64x256IsCheap) {
   EXPECT_EQ(out, 64u * 256u * 8u);
   std::printf("64 x 256 threads, 9 barriers each: %.2f ms\n", ms);
   EXPECT_LT(ms, 5000.0);  // loose: valgrind runs this too; the point is a finite, small cost
+}
+
+// ---- lockstep-wave mode (GIO_HOST_WAVE_LOCKSTEP) ------------------------------------------------
+// Turns the mode on for one scope (the runtime sets it from the environment at shmem_init).
+struct lockstep_mode {
+  explicit lockstep_mode(bool on) { gio::host::emu_settings().wave_lockstep = on; }
+  ~lockstep_mode() { gio::host::emu_settings().wave_lockstep = false; }
+};
+
+// Lane k waits until lane k-1 has left its own wait and raised its flag: each lane waits on a
+// wave-mate's action after that wave-mate's wait, which a lockstep wave never reaches.
+__global__ void wave_chain_kernel(unsigned* flags) {
+  const unsigned k = threadIdx.x;
+  gio::dev::bounded_wait([&] { return k == 0 || gio::plat::atomic_load_acquire(&flags[k - 1]) != 0; },
+                         [&](unsigned long long ms) {
+                           std::fprintf(stderr, "wave_chain: lane %u waited %llu ms for lane %u\n", k, ms, k - 1);
+                         });
+  gio::plat::atomic_exchange(&flags[k], 1u);
+}
+
+// Lanes 0..30 wait for lane 31, which raises the flag before its own wait: fine in lockstep.
+__global__ void wave_last_lane_kernel(unsigned* flag, unsigned* passed) {
+  if (threadIdx.x == 31) gio::plat::atomic_exchange(flag, 1u);
+  gio::dev::bounded_wait([&] { return gio::plat::atomic_load_acquire(flag) != 0; },
+                         [&](unsigned long long) { std::fprintf(stderr, "wave_last_lane: flag never seen\n"); });
+  atomicAdd(passed, 1u);
+}
+
+// Two atomic adds per lane on one counter: which values each lane gets shows the interleaving.
+__global__ void wave_interleave_kernel(unsigned* ctr, unsigned* got) {
+  got[2 * threadIdx.x] = atomicAdd(ctr, 1u);
+  got[2 * threadIdx.x + 1] = atomicAdd(ctr, 1u);
+}
+
+TEST(HostEmu, WaveLaneMayWaitOnWaveMateAfterItsWaitOutsideLockstep) {
+  gio_host_dstate.timeout_ns = 10ull * 1000 * 1000 * 1000;
+  lockstep_mode mode(false);
+  std::vector<unsigned> flags(32, 0);
+  hipLaunchKernelGGL(wave_chain_kernel, dim3(1), dim3(32), 0, 0, flags.data());
+  for (unsigned k = 0; k < 32; ++k) EXPECT_EQ(flags[k], 1u) << "lane " << k;
+}
+
+TEST(HostEmuDeathTest, WaveLaneWaitingOnWaveMateAfterItsWaitHangsInLockstep) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        gio_host_dstate.timeout_ns = 1000ull * 1000 * 1000;
+        lockstep_mode mode(true);
+        std::vector<unsigned> flags(32, 0);
+        hipLaunchKernelGGL(wave_chain_kernel, dim3(1), dim3(32), 0, 0, flags.data());
+      },
+      testing::ExitedWithCode(GIO_EXIT_CODE),
+      "GIO lockstep: work-group 0, wave 0: lanes 0x00000001 left this wait and are held at its reconvergence "
+      "point while lane [0-9]+ is still in it");
+}
+
+TEST(HostEmu, LockstepWaitOnWaveMateBeforeItsWaitCompletes) {
+  gio_host_dstate.timeout_ns = 10ull * 1000 * 1000 * 1000;
+  lockstep_mode mode(true);
+  unsigned flag = 0, passed = 0;
+  hipLaunchKernelGGL(wave_last_lane_kernel, dim3(2), dim3(64), 0, 0, &flag, &passed);
+  EXPECT_EQ(passed, 128u);
+}
+
+TEST(HostEmu, LockstepLanesInterleaveAtAtomics) {
+  std::vector<unsigned> got(64);
+  unsigned ctr = 0;
+  {
+    lockstep_mode mode(true);
+    hipLaunchKernelGGL(wave_interleave_kernel, dim3(1), dim3(32), 0, 0, &ctr, got.data());
+  }
+  for (unsigned k = 0; k < 32; ++k) {  // every lane's first add before any lane's second
+    EXPECT_EQ(got[2 * k], k) << "lane " << k;
+    EXPECT_EQ(got[2 * k + 1], 32 + k) << "lane " << k;
+  }
+  ctr = 0;
+  hipLaunchKernelGGL(wave_interleave_kernel, dim3(1), dim3(32), 0, 0, &ctr, got.data());
+  for (unsigned k = 0; k < 32; ++k) {  // normally each lane runs on until it waits
+    EXPECT_EQ(got[2 * k], 2 * k) << "lane " << k;
+    EXPECT_EQ(got[2 * k + 1], 2 * k + 1) << "lane " << k;
+  }
 }
 
 // ---- misuse -------------------------------------------------------------------------------------

@@ -20,7 +20,11 @@ namespace detail {
 namespace {
 
 // Hands control back to the scheduler; returns when the scheduler resumes this fiber.
-void park(fiber_ctx& f) { f.sched = std::move(f.sched).resume(); }
+void park(fiber_ctx& f) {
+  san::park_begin(tl_ctx->san, f.san);
+  f.sched = std::move(f.sched).resume();
+  san::park_end(f.san);
+}
 
 // Arrives at the warp barrier and returns once it has completed.
 void warp_arrive(fiber_ctx& f, unsigned mask) {

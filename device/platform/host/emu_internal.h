@@ -2,6 +2,7 @@
 // (emu.cpp) and the runtime API (emu_runtime.cpp). Not for use outside device/platform/host/.
 #pragma once
 
+#include "device/platform/host/emu_sanitize.h"
 #include "device/platform/host/hip_host.h"
 
 #include <boost/context/fiber.hpp>
@@ -28,12 +29,24 @@ struct fiber_ctx : thread_slot {
   unsigned wait_gen = 0;
   bool yielded = false;  // parked in gio::host::yield(), not on a barrier
   bool done = false;
+  bool step_progress = false;  // yielded by wave_step() outside a wait: doing work, not spinning
+  int wait_slot = -1;          // lockstep-wave mode: the warp's wait site this thread is in
+  san::fiber_state san;  // sanitizer bookkeeping (empty work without GIO_SANITIZE)
 };
 
 // Barrier and exchange slots of one 32-lane warp. Two slot buffers alternate by barrier
 // generation: a lane can only write generation g+2's buffer after every lane it exchanges with
 // has passed barrier g+1, hence after it has read generation g, so one barrier per shuffle
 // suffices.
+// One device wait site of a warp in lockstep-wave mode: the lanes of the current round.
+struct wave_wait_site {
+  const void* site = nullptr;
+  unsigned entered = 0;  // lanes that entered the wait this round (0: slot free)
+  unsigned exited = 0;   // of those, lanes that left it and are held at its end
+  unsigned gen = 0;      // rounds completed
+};
+constexpr int kWaveWaitSites = 8;
+
 struct warp_ctx {
   unsigned live = 0;     // lanes whose threads have not returned
   unsigned arrived = 0;  // lanes waiting at the current barrier
@@ -41,6 +54,7 @@ struct warp_ctx {
   unsigned gen = 0;
   unsigned parts[2] = {0, 0};  // who took part in the barrier that filled slot[b]
   unsigned long long slot[2][32];
+  wave_wait_site waits[kWaveWaitSites];
 };
 
 struct group_ctx {
@@ -49,6 +63,7 @@ struct group_ctx {
   unsigned gen = 0;
   std::vector<fiber_ctx> fibers;
   std::vector<warp_ctx> warps;
+  san::sched_state san;
 };
 
 // The work-group running on this OS thread; constant-initialised, read without a TLS wrapper.
@@ -110,6 +125,7 @@ class group_runner {
   group_ctx g_;
 
   void unmap();
+  void drop_fibers();
   void ensure_stacks(size_t n, size_t want_bytes);
   void start_fibers(job& j, unsigned n, dim3 b);
   void finish(fiber_ctx& f);

@@ -125,6 +125,7 @@ void launch(dim3 grid, dim3 block, size_t shared_bytes, void (*thunk)(const void
     return;
   }
   const emu_settings_t& s = emu_settings();
+  if (wave_lockstep() != s.wave_lockstep) __atomic_store_n(&lockstep_on, s.wave_lockstep, __ATOMIC_RELAXED);
   auto j = std::make_shared<job>();
   j->grid = grid;
   j->block = block;

@@ -43,7 +43,15 @@ void fatal(const char* what) {
   std::abort();
 }
 
-group_runner::~group_runner() { unmap(); }
+group_runner::~group_runner() {
+  drop_fibers();
+  unmap();
+}
+
+void group_runner::drop_fibers() {
+  for (fiber_ctx& f : g_.fibers) san::destroy(f.san);
+  g_.fibers.clear();
+}
 
 void group_runner::run_job(job& j) {
   for (unsigned long long i; (i = j.next.fetch_add(1)) < j.total;) run_group(j, i);
@@ -67,7 +75,7 @@ void group_runner::unmap() {
 // catches most overflows instead.
 void group_runner::ensure_stacks(size_t n, size_t want_bytes) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
-  size_t bytes = std::max<size_t>(want_bytes, 16 * 1024);
+  size_t bytes = std::max<size_t>(want_bytes, 16 * 1024) * san::kStackFactor;
   bytes = (bytes + page - 1) / page * page;
   if (n <= count_ && bytes == bytes_) return;
   unmap();
@@ -87,7 +95,10 @@ void group_runner::ensure_stacks(size_t n, size_t want_bytes) {
 }
 
 void group_runner::start_fibers(job& j, unsigned n, dim3 b) {
-  if (g_.fibers.size() != n) g_.fibers = std::vector<fiber_ctx>(n);
+  if (g_.fibers.size() != n) {
+    drop_fibers();
+    g_.fibers = std::vector<fiber_ctx>(n);
+  }
   g_.warps.assign((n + 31) / 32, warp_ctx{});
   for (unsigned w = 0; w < g_.warps.size(); ++w) {
     unsigned lanes = std::min(32u, n - w * 32);
@@ -105,16 +116,24 @@ void group_runner::start_fibers(job& j, unsigned n, dim3 b) {
     f.wait = wait_kind::none;
     f.yielded = false;
     f.done = false;
+    f.step_progress = false;
+    f.wait_slot = -1;
     ctx::stack_context sc;
     sc.size = bytes_;
     sc.sp = base_ + (i + 1) * bytes_;
+    san::stack_reuse(f.san, base_ + i * bytes_, bytes_);
     fiber_ctx* fp = &f;
     const job* jp = &j;
-    f.self = ctx::fiber(std::allocator_arg, borrowed_stack{sc}, [fp, jp](ctx::fiber&& sched) {
+    group_ctx* gp = &g_;
+    san::create_begin(g_.san, f.san);
+    f.self = ctx::fiber(std::allocator_arg, borrowed_stack{sc}, [fp, jp, gp](ctx::fiber&& sched) {
+      san::fiber_start(gp->san);
       fp->sched = std::move(sched);
       jp->thunk(jp->closure);
+      san::fiber_exit(gp->san);
       return std::move(fp->sched);
     });
+    san::create_end(g_.san);
   }
 }
 
@@ -145,14 +164,17 @@ void group_runner::schedule() {
       ran = true;
       bool was_yielded = f.yielded;
       tl_thread = &f;
+      san::resume_begin(g_.san, f.san);
       f.self = std::move(f.self).resume();
+      san::resume_end(g_.san);
       tl_thread = &host_thread_slot;
       if (!f.self) {
         finish(f);
         progress = true;
-      } else if (!(was_yielded && f.yielded)) {
+      } else if (!(was_yielded && f.yielded) || f.step_progress) {
         progress = true;
       }
+      f.step_progress = false;
     }
     if (!ran) {
       const uint3 b = tl_group.block_idx;

@@ -53,6 +53,7 @@ namespace host {
 struct emu_settings_t {
   unsigned max_concurrent_wg = 512;      // work-groups of one launch running at once
   size_t fiber_stack_bytes = 64 * 1024;  // stack of each emulated GPU thread
+  bool wave_lockstep = false;            // lockstep-wave mode (below), latched at each launch
 };
 emu_settings_t& emu_settings();
 
@@ -99,6 +100,44 @@ inline bool in_kernel() { return detail::tl_thread != &detail::host_thread_slot;
 void yield();
 inline unsigned linear_thread_id() { return detail::tl_thread->linear; }
 inline unsigned linear_block_id() { return detail::tl_group.linear; }
+
+// ---- lockstep-wave mode (GIO_HOST_WAVE_LOCKSTEP=1) ----------------------------------------------
+// On AMD GPUs the lanes of a wave execute in lockstep: lanes that leave a spin loop early wait at
+// its reconvergence point until every lane of the wave has left it, so a lane that spins for a
+// wave-mate which already left the loop (and acts only after it) spins forever. Fibers normally
+// run each lane as far as it goes, which hides such a hang. In this mode:
+//  - every device atomic (gio::plat, atomicAdd & co.) yields after it, so the lanes of a wave
+//    move through a code path together and arrive at a wait in the same round;
+//  - every device wait (gio::dev::bounded_wait) ends with a reconvergence barrier: a lane that
+//    leaves it may go on only once every lane of its wave that entered the same wait (same call
+//    site, same round) has left it. A lane that entered joins the round until it completes.
+// Waits nested in a wait's condition are not tracked.
+namespace detail {
+extern bool lockstep_on;  // emu_settings().wave_lockstep as of the running launch
+void wave_step_slow();
+int wave_wait_enter(const void* site);
+void wave_wait_exit(int slot);
+}  // namespace detail
+inline bool wave_lockstep() { return __atomic_load_n(&detail::lockstep_on, __ATOMIC_RELAXED); }
+// After a device atomic: let the other lanes of the wave catch up.
+inline void wave_step() {
+  if (wave_lockstep()) detail::wave_step_slow();
+}
+// Spans one device wait; `site` names its call site.
+class wave_wait_scope {
+ public:
+  explicit wave_wait_scope(const void* site) : slot_(wave_lockstep() ? detail::wave_wait_enter(site) : -1) {}
+  ~wave_wait_scope() {
+    if (slot_ >= 0) detail::wave_wait_exit(slot_);
+  }
+  wave_wait_scope(const wave_wait_scope&) = delete;
+  wave_wait_scope& operator=(const wave_wait_scope&) = delete;
+
+ private:
+  int slot_;
+};
+// From a wait that timed out: names the wave-mates held at that wait's reconvergence point.
+void wave_wait_report();
 
 // Runs thunk(closure) once per GPU thread of the grid and returns when all have finished.
 void launch(dim3 grid, dim3 block, size_t shared_bytes, void (*thunk)(const void*),

@@ -23,6 +23,13 @@ using operand_t = typename same<T>::type;
 template <class T>
 constexpr bool atomic_arith_ok = std::is_arithmetic<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
 
+// Every atomic returns through here: in lockstep-wave mode the wave's other lanes catch up.
+template <class T>
+inline T stepped(T old) {
+  wave_step();
+  return old;
+}
+
 // Read-modify-write through compare-and-swap, for operations GCC has no fetch builtin for
 // (floating-point add, min, max, wrapping increments).
 template <class T, class F>
@@ -32,7 +39,7 @@ inline T atomic_update(T* p, F f) {
   T desired = f(old);
   while (!__atomic_compare_exchange(p, &old, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     desired = f(old);
-  return old;
+  return stepped(old);
 }
 }  // namespace detail
 }  // namespace host
@@ -42,7 +49,7 @@ template <class T>
 inline T atomicAdd(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(gio::host::detail::atomic_arith_ok<T>, "atomicAdd: 4- or 8-byte arithmetic type");
   if constexpr (std::is_integral<T>::value)
-    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+    return gio::host::detail::stepped(__atomic_fetch_add(p, v, __ATOMIC_SEQ_CST));
   else
     return gio::host::detail::atomic_update(p, [v](T o) { return T(o + v); });
 }
@@ -51,7 +58,7 @@ template <class T>
 inline T atomicSub(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(gio::host::detail::atomic_arith_ok<T>, "atomicSub: 4- or 8-byte arithmetic type");
   if constexpr (std::is_integral<T>::value)
-    return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);
+    return gio::host::detail::stepped(__atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST));
   else
     return gio::host::detail::atomic_update(p, [v](T o) { return T(o - v); });
 }
@@ -61,7 +68,7 @@ inline T atomicExch(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(gio::host::detail::atomic_arith_ok<T>, "atomicExch: 4- or 8-byte arithmetic type");
   T old;
   __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST);
-  return old;
+  return gio::host::detail::stepped(old);
 }
 
 template <class T>
@@ -70,7 +77,7 @@ inline T atomicCAS(T* p, gio::host::detail::operand_t<T> compare, gio::host::det
   // On failure the builtin stores the current value into compare; on success compare already
   // equals the old value. Either way it is what the GPU returns.
   __atomic_compare_exchange(p, &compare, &val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-  return compare;
+  return gio::host::detail::stepped(compare);
 }
 
 template <class T>
@@ -88,19 +95,19 @@ inline T atomicMax(T* p, gio::host::detail::operand_t<T> v) {
 template <class T>
 inline T atomicAnd(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(std::is_integral<T>::value, "atomicAnd: integer type");
-  return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+  return gio::host::detail::stepped(__atomic_fetch_and(p, v, __ATOMIC_SEQ_CST));
 }
 
 template <class T>
 inline T atomicOr(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(std::is_integral<T>::value, "atomicOr: integer type");
-  return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+  return gio::host::detail::stepped(__atomic_fetch_or(p, v, __ATOMIC_SEQ_CST));
 }
 
 template <class T>
 inline T atomicXor(T* p, gio::host::detail::operand_t<T> v) {
   static_assert(std::is_integral<T>::value, "atomicXor: integer type");
-  return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+  return gio::host::detail::stepped(__atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST));
 }
 
 // ((old >= limit) ? 0 : old + 1), as the GPU defines it.

@@ -1,19 +1,37 @@
 #!/usr/bin/env bash
-# expect_fault.sh [--code N] <regex> <command...>
+# expect_fault.sh [--code N] [--also REGEX]... [--within S] <regex> <command...>
 # Passes only if the command exits non-zero (exactly N with --code; --code 0 for a case that must
-# succeed) and its combined stdout+stderr has a line matching the extended regex. ctest's
+# succeed), its combined stdout+stderr has a line matching the extended regex (and one matching
+# each --also regex), and, with --within, it ended within S seconds. ctest's
 # PASS_REGULAR_EXPRESSION alone would ignore the exit status.
 set -u
 want=nonzero
-if [[ "${1:-}" == "--code" ]]; then want="$2"; shift 2; fi
-if [[ $# -lt 2 ]]; then echo "usage: expect_fault.sh [--code N] <regex> <command...>" >&2; exit 2; fi
+also=()
+within=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --code) want="$2"; shift 2 ;;
+    --also) also+=("$2"); shift 2 ;;
+    --within) within="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
+if [[ $# -lt 2 ]]; then echo "usage: expect_fault.sh [--code N] [--also REGEX]... [--within S] <regex> <command...>" >&2; exit 2; fi
 regex="$1"
 shift
+t0=$SECONDS
 out=$("$@" 2>&1)
 rc=$?
+took=$((SECONDS - t0))
 printf '%s\n' "$out"
-echo "---- expect_fault: exit status $rc (want $want)"
+echo "---- expect_fault: exit status $rc (want $want), ${took} s"
 ok=1
+if [[ "$within" != 0 && $took -gt $within ]]; then
+  echo "FAIL: took ${took} s, more than ${within} s"; ok=0
+fi
+for r in "${also[@]}"; do
+  grep -Eq -- "$r" <<<"$out" || { echo "FAIL: no line of the output matches: $r"; ok=0; }
+done
 if [[ "$want" == nonzero ]]; then
   [[ $rc -ne 0 ]] || { echo "FAIL: the command exited 0: the fault was not reported"; ok=0; }
 elif [[ $rc -ne $want ]]; then

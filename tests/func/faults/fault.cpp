@@ -21,8 +21,13 @@
 #include <cstring>
 #include <string>
 
-// Case "no_write" (fault_nowrite.cpp): exits by itself.
+// Cases that exit by themselves: fault_nowrite.cpp, fault_peer.cpp, fault_cqe.cpp,
+// fault_finalize.cpp.
 void fault_no_write();
+void fault_pe_killed_host_barrier();
+void fault_pe_killed_dev_wait();
+void fault_cqe_error();
+void fault_finalize_outstanding();
 
 namespace {
 
@@ -175,6 +180,10 @@ const host_case kHostCases[] = {
        fault_launch(DF_P_UNINIT, nullptr, priv, 2, 1);
      }},
     {"no_write", fault_no_write},
+    {"pe_killed_host_barrier", fault_pe_killed_host_barrier},
+    {"pe_killed_dev_wait", fault_pe_killed_dev_wait},
+    {"cqe_error", fault_cqe_error},
+    {"finalize_outstanding", fault_finalize_outstanding},
 };
 
 struct dev_case {

@@ -28,6 +28,19 @@ void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size
 uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t value, uint64_t compare,
                       size_t size, int pe);
 
+// One host WQE's dynamic fields, and the 64 bytes the host writes into slot `idx` of `q` for it:
+// the bytes a kernel's post() leaves there for the same operation (tests/unit/gda_host_wqe_test.cpp).
+struct gda_host_wqe_args {
+  uint64_t raddr = 0;
+  uint64_t laddr = 0;            // data segment address (put/get)
+  uint32_t len = 0;              // put/get bytes, or the inline payload's
+  uint32_t lkey = 0;             // BE (put/get)
+  const uint8_t* inl = nullptr;  // inline payload, for GIO_GDA_T_PUT_INLINE
+  uint64_t swap_add = 0, compare = 0;
+};
+void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const gda_host_wqe_args& a,
+                        uint8_t w[64]);
+
 // Waits until every WQE that a doorbell record of this PE covered on entry has completed, on every
 // queue (kernels' sets and the host's). Called by host shmem_quiet, shmem_barrier_all and
 // shmem_finalize; a no-op without gda.

@@ -17,14 +17,7 @@ namespace gio {
 namespace {
 constexpr uint64_t kChunk = 1ull << 30;  // a data segment's byte_count is 32 bits: 1 GiB per WQE
 
-struct wqe_args {
-  uint64_t raddr = 0;
-  uint64_t laddr = 0;      // data segment address
-  uint32_t len = 0;
-  uint32_t lkey = 0;       // BE
-  const uint8_t* inl = nullptr;  // inline payload (len bytes), for GIO_GDA_T_PUT_INLINE
-  uint64_t swap_add = 0, compare = 0;
-};
+using wqe_args = gda_host_wqe_args;
 
 struct host_queue {
   runtime& r;
@@ -68,41 +61,9 @@ struct host_queue {
     if (idx - q.completed >= q.sq_slots) wait_until_completed(idx - q.sq_slots + 1, "a free slot");
     q.reserved = idx + 1;
     const uint32_t slot = (uint32_t)idx & (q.sq_slots - 1);
-    const gio_gda_tmpl_v1& t = q.tmpl[kind];
-    alignas(64) uint8_t w[mlx5::WQEBB_BYTES] = {};
-    mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
-    c->opmod_idx_opcode = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
-    c->qpn_ds = t.qpn_ds;
-    c->fm_ce_se = t.fm_ce_se;  // CE on every WQE: the collapsed CQE always names the latest
-    mlx5::raddr_seg* rs = (mlx5::raddr_seg*)(w + 16);
-    rs->raddr = mlx5::be64(a.raddr);
-    rs->rkey = t.rkey;
-    if (kind >= GIO_GDA_T_FA8) {
-      const bool is4 = kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4;
-      if (is4) {  // masked 4-byte form: operand, compare, then their masks
-        uint32_t* at4 = (uint32_t*)(w + 32);
-        at4[0] = mlx5::be32((uint32_t)a.swap_add);
-        at4[1] = mlx5::be32((uint32_t)a.compare);
-        at4[2] = 0xffffffffu;
-        at4[3] = 0xffffffffu;
-      } else {
-        mlx5::set_atomic((mlx5::atomic_seg*)(w + 32), a.swap_add, a.compare);
-      }
-      mlx5::data_seg* d = (mlx5::data_seg*)(w + 48);
-      d->byte_count = mlx5::be32(is4 ? 4u : 8u);
-      d->lkey = t.lkey;  // the scratch words' key
-      d->addr = mlx5::be64((uint64_t)(uintptr_t)&q.scratch[slot]);
-    } else if (kind == GIO_GDA_T_PUT_INLINE) {
-      const uint32_t ds = 2 + (4 + a.len + 15) / 16;
-      c->qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
-      *(uint32_t*)(w + 32) = mlx5::be32(a.len | mlx5::INLINE_SEG);
-      memcpy(w + 36, a.inl, a.len);
-    } else {
-      mlx5::data_seg* d = (mlx5::data_seg*)(w + 32);
-      d->byte_count = mlx5::be32(a.len);
-      d->lkey = a.lkey;
-      d->addr = mlx5::be64(a.laddr);
-    }
+    alignas(64) uint8_t w[mlx5::WQEBB_BYTES];
+    gda_host_build_wqe(q, idx, kind, a, w);
+    const mlx5::ctrl_seg* c = (const mlx5::ctrl_seg*)w;
     memcpy(q.sq + (size_t)slot * mlx5::WQEBB_BYTES, w, sizeof w);
     // The WQE before the record (the softnic acquires the record, then reads the WQE); the record
     // before the doorbell (a ConnectX reads the record when the doorbell rings).
@@ -135,6 +96,46 @@ bool in_heap(const runtime& r, const void* p, size_t n) {
   return a >= r.heap && a < r.heap + r.heap_size && n <= (size_t)(r.heap + r.heap_size - a);
 }
 }  // namespace
+
+void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const gda_host_wqe_args& a,
+                        uint8_t w[64]) {
+  const uint32_t slot = (uint32_t)idx & (q.sq_slots - 1);
+  const gio_gda_tmpl_v1& t = q.tmpl[kind];
+  memset(w, 0, mlx5::WQEBB_BYTES);
+  mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
+  c->opmod_idx_opcode = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  c->qpn_ds = t.qpn_ds;
+  c->fm_ce_se = t.fm_ce_se;  // CE on every WQE: the collapsed CQE always names the latest
+  mlx5::raddr_seg* rs = (mlx5::raddr_seg*)(w + 16);
+  rs->raddr = mlx5::be64(a.raddr);
+  rs->rkey = t.rkey;
+  if (kind >= GIO_GDA_T_FA8) {
+    const bool is4 = kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4;
+    if (is4) {  // masked 4-byte form: operand, compare, then their masks
+      uint32_t* at4 = (uint32_t*)(w + 32);
+      at4[0] = mlx5::be32((uint32_t)a.swap_add);
+      at4[1] = mlx5::be32((uint32_t)a.compare);
+      at4[2] = 0xffffffffu;
+      at4[3] = 0xffffffffu;
+    } else {
+      mlx5::set_atomic((mlx5::atomic_seg*)(w + 32), a.swap_add, a.compare);
+    }
+    mlx5::data_seg* d = (mlx5::data_seg*)(w + 48);
+    d->byte_count = mlx5::be32(is4 ? 4u : 8u);
+    d->lkey = t.lkey;  // the scratch words' key
+    d->addr = mlx5::be64((uint64_t)(uintptr_t)&q.scratch[slot]);
+  } else if (kind == GIO_GDA_T_PUT_INLINE) {
+    const uint32_t ds = 2 + (4 + a.len + 15) / 16;
+    c->qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
+    *(uint32_t*)(w + 32) = mlx5::be32(a.len | mlx5::INLINE_SEG);
+    memcpy(w + 36, a.inl, a.len);
+  } else {
+    mlx5::data_seg* d = (mlx5::data_seg*)(w + 32);
+    d->byte_count = mlx5::be32(a.len);
+    d->lkey = a.lkey;
+    d->addr = mlx5::be64(a.laddr);
+  }
+}
 
 void gda_host_put(runtime& r, const char* routine, uint64_t off, const void* src, size_t n, int pe) {
   if (n == 0) return;

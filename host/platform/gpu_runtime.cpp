@@ -56,22 +56,23 @@ int g_device = -1;  // this PE's device (select_device)
 class lane_guard {
  public:
   explicit lane_guard(const char* routine) {
-    // A thread the application started is on device 0 until told otherwise; lane streams belong to
-    // this PE's device.
-    static thread_local int bound = -1;
-    if (bound != g_device) {
-      check(hipSetDevice(g_device), routine, "hipSetDevice");
-      bound = g_device;
-    }
+    // Lane streams belong to this PE's device; a thread the application started may be on another
+    // (device 0 until told otherwise). Switch for the operation and give the thread its device back.
+    check(hipGetDevice(&user_device_), routine, "hipGetDevice");
+    if (user_device_ != g_device) check(hipSetDevice(g_device), routine, "hipSetDevice");
     static thread_local const size_t mine = std::hash<std::thread::id>{}(std::this_thread::get_id()) % kLanes;
     lane_ = &g_lanes[mine];
     lane_->m.lock();
   }
-  ~lane_guard() { lane_->m.unlock(); }
+  ~lane_guard() {
+    lane_->m.unlock();
+    if (user_device_ != g_device) (void)hipSetDevice(user_device_);
+  }
   host_lane* operator->() const { return lane_; }
 
  private:
   host_lane* lane_;
+  int user_device_ = -1;
 };
 
 void create_lanes(const char* routine) {

@@ -11,6 +11,7 @@
 #include <shmem.h>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/gda/gda_host.h"
 #include "host/log.h"
 #include "host/runtime.h"
 
@@ -110,6 +111,22 @@ void init_contexts(runtime& r) {
   r.host_ctx[0].in_use = 1;
 }
 
+// Every peer's mapping stays with the softnic (`mapped`); under GIO_NODE_PER_PE kernels and the
+// host API lose it, as they would for a PE on another node, and gda (forced below) reaches them.
+void apply_node_per_pe(runtime& r) {
+  for (peer& p : r.peers) p.mapped = p.base;
+  if (!r.cfg.GIO_NODE_PER_PE) return;
+  if (r.cfg.GIO_TRANSPORT == "p2p")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_NODE_PER_PE=1 puts every PE on its own node, where GIO_TRANSPORT=p2p cannot "
+          "reach: use GIO_TRANSPORT=gda (or auto)");
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    if (pe == r.my_pe) continue;
+    r.peers[pe].base = nullptr;
+    r.peers[pe].transport = GIO_TRANSPORT_NONE;
+    r.peers[pe].why = "none: another node under GIO_NODE_PER_PE=1";
+  }
+}
+
 void fill_device_state(runtime& r) {
   gio_device_state_v1& s = r.dstate;
   s = gio_device_state_v1{};
@@ -195,6 +212,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   create_heap(r);
   init_contexts(r);
   p2p_connect(r);
+  apply_node_per_pe(r);
   gda_connect(r);
   fill_device_state(r);
   r.initialized = true;
@@ -216,10 +234,14 @@ extern "C" void shmem_finalize(void) {
   if (!g_rt.initialized) return;
   runtime& r = g_rt;
   gpu::sync("shmem_finalize");
+  // What this PE's kernels and host threads left with the NIC completes before the barrier, so no
+  // PE tears down a heap that a peer's NIC is still writing.
+  gda_drain(r, "shmem_finalize");
   boot::barrier("shmem_finalize");
   r.dstate.magic = 0;
   publish_device_state(r);
   gda_disconnect(r);
+  for (peer& p : r.peers) p.base = p.mapped;  // p2p_disconnect unmaps what was mapped
   p2p_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;

@@ -1,8 +1,15 @@
 // Host-initiated RMA, atomics and synchronization (the "Inter-K" path: the host moves heap data
-// between kernels). Same argument checks and messages as the device side.
+// between kernels). Same argument checks and messages as the device side, and the same transport:
+// a peer the kernels reach over gda is reached over gda from here too (host/gda/gda_host.h), and
+// only a load/store-reachable (p2p) peer is written through its mapping.
+//
+// Threads (SHMEM_THREAD_MULTIPLE): nothing here keeps state between calls except the host
+// contexts (guarded by r.ctx_lock); the platform's copies and atomics and the gda host queues
+// serialize what they share themselves.
 #include <shmem.h>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/gda/gda_host.h"
 #include "host/log.h"
 #include "host/runtime.h"
 
@@ -14,7 +21,7 @@ void host_check_pe(runtime& r, const char* routine, int pe) {
     fatal(GIO_ERR_TRANSPORT, routine, "PE %d is not reachable from this PE (%s)", pe, r.peers[pe].why.c_str());
 }
 
-uint8_t* host_remote(runtime& r, const char* routine, const void* sym, size_t n, int pe) {
+uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe) {
   host_check_pe(r, routine, pe);
   const uint8_t* a = (const uint8_t*)sym;
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size)
@@ -24,11 +31,20 @@ uint8_t* host_remote(runtime& r, const char* routine, const void* sym, size_t n,
   if (n > r.heap_size - off)
     fatal(GIO_ERR_ARG, routine, "%zu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)", n,
           (unsigned long long)off, pe, (unsigned long long)r.heap_size);
-  return r.peers[pe].base + off;
+  return off;
+}
+
+// The peer's heap at `off`, where the host may load and store (p2p). Checked: a peer without a
+// mapping is a runtime bug here, never a write to nullptr + off.
+static uint8_t* mapped(runtime& r, const char* routine, uint64_t off, int pe) {
+  uint8_t* base = r.peers[pe].base;
+  if (!base) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
+  return base + off;
 }
 
 static void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
   if (!ctx) return;
+  std::lock_guard<std::mutex> g(r.ctx_lock);  // another thread may be creating one
   for (auto& c : r.host_ctx)
     if (&c == ctx && c.in_use) return;
   fatal(GIO_ERR_ARG, routine, "context %p is not a live host context (device contexts cannot be used from host code)",
@@ -42,31 +58,43 @@ using namespace gio;
 extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
-  uint8_t* d = host_remote(r, routine, dest, n, pe);
-  if (n) gpu::copy(d, src, n, routine);
+  const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
+  if (!n) return;
+  if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
+    gda_host_put(r, routine, off, src, n, pe);
+  else
+    gpu::copy(mapped(r, routine, off, pe), src, n, routine);
 }
 
 extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
-  const uint8_t* s = host_remote(r, routine, src, n, pe);
-  if (n) gpu::copy(dest, s, n, routine);
+  const uint64_t off = host_sym_offset(r, routine, src, n, pe);
+  if (!n) return;
+  if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
+    gda_host_get(r, routine, dest, off, n, pe);
+  else
+    gpu::copy(dest, mapped(r, routine, off, pe), n, routine);
 }
 
 extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, uint64_t value,
                                  uint64_t compare, size_t size, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
-  uint8_t* d = host_remote(r, routine, dest, size, pe);
+  const uint64_t off = host_sym_offset(r, routine, dest, size, pe);
   if ((uintptr_t)dest % size)
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
-  return gpu::amo(d, op, value, compare, size, routine);
+  if (size != 4 && size != 8) fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
+  if (r.peers[pe].transport == GIO_TRANSPORT_GDA) return gda_host_amo(r, routine, op, off, value, compare, size, pe);
+  return gpu::amo(mapped(r, routine, off, pe), op, value, compare, size, routine);
 }
 
-// Host copies are synchronous, so they are complete (and ordered) when they return.
+// Every host operation has completed when it returns. What is left is what kernels issued and did
+// not complete themselves: their gda WQEs (p2p stores are done when the kernel is).
 extern "C" void gio_host_quiet(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_quiet");
   check_host_ctx(r, "shmem_quiet", ctx);
+  gda_drain(r, "shmem_quiet");
 }
 extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_fence");
@@ -74,8 +102,9 @@ extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
 }
 
 extern "C" void gio_host_barrier_all(void) {
-  rt_checked("shmem_barrier_all");
+  runtime& r = rt_checked("shmem_barrier_all");
   gpu::sync("shmem_barrier_all");  // kernels this PE launched may still be writing
+  gda_drain(r, "shmem_barrier_all");  // ... or have left WQEs with the NIC
   boot::barrier("shmem_barrier_all");
 }
 
@@ -88,7 +117,7 @@ extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, voi
                                        uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   // Every signal argument is checked before the data moves: a rejected call writes nothing.
   runtime& r = rt_checked(routine);
-  host_remote(r, routine, sig_addr, sizeof(uint64_t), pe);
+  host_sym_offset(r, routine, sig_addr, sizeof(uint64_t), pe);
   if ((uintptr_t)sig_addr % sizeof(uint64_t))
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", (void*)sig_addr, pe,
           sizeof(uint64_t));
@@ -115,7 +144,7 @@ extern "C" void* gio_host_ptr(const void* dest, int pe) {
 
 extern "C" int gio_host_ctx_create(long options, gio_ctx_v1** ctx) {
   runtime& r = rt_checked("shmem_ctx_create");
-  std::lock_guard<std::recursive_mutex> g(r.lock);
+  std::lock_guard<std::mutex> g(r.ctx_lock);
   for (size_t i = 1; i < r.host_ctx.size(); ++i)
     if (!r.host_ctx[i].in_use) {
       r.host_ctx[i].in_use = 1;
@@ -142,5 +171,6 @@ extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_ctx_destroy");
   if (!ctx) return;
   check_host_ctx(r, "shmem_ctx_destroy", ctx);
+  std::lock_guard<std::mutex> g(r.ctx_lock);
   ctx->in_use = 0;
 }

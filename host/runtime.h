@@ -14,7 +14,9 @@
 namespace gio {
 
 struct peer {
-  uint8_t* base = nullptr;  // its heap as mapped here (own heap for this PE)
+  uint8_t* base = nullptr;    // its heap where kernels and the host API may load and store; nullptr if not
+  uint8_t* mapped = nullptr;  // its heap as mapped in this process, also where `base` is withheld
+                              // (GIO_NODE_PER_PE): the softnic, which plays the network, uses it
   int transport = GIO_TRANSPORT_NONE;
   std::string why;          // how the transport was chosen (gio-info)
 };
@@ -32,8 +34,9 @@ struct runtime {
   std::vector<peer> peers;
   std::unique_ptr<heap_allocator> alloc;
   gio_device_state_v1 dstate{};
-  std::recursive_mutex lock;  // serializes host API calls under SHMEM_THREAD_MULTIPLE
+  std::recursive_mutex lock;  // serializes the heap's collective calls under SHMEM_THREAD_MULTIPLE
   std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
+  std::mutex ctx_lock;               // guards host_ctx (not `lock`: that one is held across barriers)
   std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
 };
 
@@ -45,8 +48,8 @@ runtime& rt_checked(const char* routine);
 void p2p_connect(runtime& r);
 void p2p_disconnect(runtime& r);
 
-// Checks the host API's arguments like the device does; returns the mapped remote address.
-uint8_t* host_remote(runtime& r, const char* routine, const void* sym, size_t n, int pe);
+// Checks the host API's arguments like the device does; returns the symmetric address's heap offset.
+uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe);
 void host_check_pe(runtime& r, const char* routine, int pe);
 
 // Pushes the device state to every registered kernel module.

@@ -13,6 +13,9 @@
   X(GIO_P2P_BULK_MIN, U64, "512",                                                                   \
     "p2p: a thread-scope put/get of at least this many bytes goes through the SM's bulk-copy engine " \
     "(CUDA sm_90+; never under 256); 0 = never")                                                      \
+  X(GIO_NODE_PER_PE, BOOL, "0",                                                                     \
+    "testing: treat every PE as its own node: no peer heap is mapped for kernels or the host API, so " \
+    "every peer is reached over gda (the softnic, playing the network, keeps its own mapping)")       \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \

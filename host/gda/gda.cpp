@@ -14,6 +14,9 @@ uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8);
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+// Host puts and gets of buffers outside the heap move through this much staging per WQE.
+constexpr size_t kHostBounceBytes = 1u << 20;
+
 // Every PE drives its queues the same way: a softnic PE has no QPs a ConnectX peer could connect
 // to. So the ConnectX backend is used only where it opened on every PE; else `why` says why not.
 mlx5_backend* connectx_open(runtime& r, gda_state& g, int nics, std::string* why) {
@@ -35,18 +38,25 @@ mlx5_backend* connectx_open(runtime& r, gda_state& g, int nics, std::string* why
 }  // namespace
 
 void gda_connect(runtime& r) {
-  const bool forced = r.cfg.GIO_TRANSPORT == "gda";
-  if (!forced) return;  // auto: p2p covers a node; gda is chosen explicitly until inter-node exists
+  // auto: p2p covers a node; gda is chosen explicitly until inter-node exists, or where every PE
+  // plays its own node (GIO_NODE_PER_PE).
+  const bool forced = r.cfg.GIO_TRANSPORT == "gda" || r.cfg.GIO_NODE_PER_PE;
+  if (!forced) return;
   std::string why;
   const int nics = mlx5_device_count(&why);
   if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
   auto g = std::make_unique<gda_state>();
   g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  g->nic_sets = g->sets + 1;  // + the host's own set (host/gda/gda_host.h), last
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
-  const size_t nq = (size_t)g->sets * r.n_pes;
+  const size_t nq = (size_t)g->sets * r.n_pes, nq_nic = (size_t)g->nic_sets * r.n_pes;
   const size_t ring = gda_ring_bytes(g->slots), book = gda_book_bytes(g->slots);
-  g->mem_bytes = nq * ring;
+  // The host bounce area sits in the block so that whatever registers the block (the ConnectX's
+  // queue MR, the softnic's scratch key) covers it too.
+  g->host_bounce_bytes = kHostBounceBytes;
+  g->mem_bytes = nq_nic * ring + g->host_bounce_bytes;
   g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
+  g->host_bounce = g->mem + nq_nic * ring;
   // Descriptors and bookkeeping: GPU memory (what only the device touches).
   const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
   g->dev_bytes = desc + nq * book;
@@ -70,9 +80,9 @@ void gda_connect(runtime& r) {
     g->remote_base[pe] = all[pe].base;
   }
 
-  g->host_desc.assign(nq, gio_gda_queue_v1{});
+  g->host_desc.assign(nq_nic, gio_gda_queue_v1{});
   uint32_t* const hdp = gpu::nic_flush_register(r.device);
-  for (uint32_t set = 0; set < g->sets; ++set)
+  for (uint32_t set = 0; set < g->nic_sets; ++set)
     for (int pe = 0; pe < r.n_pes; ++pe) {
       const size_t i = (size_t)set * r.n_pes + pe;
       gio_gda_queue_v1& q = g->host_desc[i];
@@ -84,12 +94,16 @@ void gda_connect(runtime& r) {
       gda_build_templates(q, g->local_lkey, g->rkeys[pe], g->scratch_lkey);
       gda_prefill_slots(q);  // the rings are host memory: the CPU writes the templates
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
-      gda_queue_place(q, g->mem + i * ring, g->dev + desc + i * book, g->slots);
+      // Kernels' queues keep their slot bookkeeping in GPU memory; the host builds whole WQEs.
+      gda_queue_place(q, g->mem + i * ring, set < g->sets ? g->dev + desc + i * book : nullptr, g->slots);
     }
-  if (g->mlx5) mlx5_connect_queues(r, *g, g->mlx5);  // doorbells; every QP to RTS
+  if (g->mlx5) {
+    mlx5_connect_queues(r, *g, g->mlx5);  // doorbells; every QP to RTS
+    g->host_db = (uint64_t*)mlx5_host_doorbell(g->mlx5);
+  }
   gpu::copy(g->queues, g->host_desc.data(), nq * sizeof(gio_gda_queue_v1), "shmem_init");
   for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (!g->mlx5 && !r.peers[pe].base)
+    if (!g->mlx5 && !r.peers[pe].mapped)
       fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=gda: the softnic cannot reach PE %d's heap (%s)", pe,
             r.peers[pe].why.c_str());
     r.peers[pe].transport = GIO_TRANSPORT_GDA;

@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,9 +17,10 @@ struct mlx5_backend;  // the ConnectX backend (host/gda/mlx5_devx.cpp)
 struct gda_state {
   gio_gda_queue_v1* queues = nullptr;  // [sets][n_pes] descriptors, in GPU memory (kernels use these)
   std::vector<gio_gda_queue_v1> host_desc;  // the same static fields, for the NIC side
-  uint32_t sets = 0;
+  uint32_t sets = 0;                   // the kernels' queue sets (descriptors in `queues`)
+  uint32_t nic_sets = 0;               // sets in `mem` the NIC serves: the kernels', then the host's
   uint32_t slots = 0;
-  uint8_t* mem = nullptr;              // NIC-visible block: rings, CQs, records, scratch
+  uint8_t* mem = nullptr;              // NIC-visible block: rings, CQs, records, scratch, host bounce
   size_t mem_bytes = 0;
   uint8_t* dev = nullptr;              // GPU block: descriptors + per-slot bookkeeping
   size_t dev_bytes = 0;
@@ -28,6 +30,11 @@ struct gda_state {
   std::vector<uint32_t> rkeys;         // each PE's heap key
   std::vector<uint64_t> remote_base;   // each PE's heap address in its own process
   mlx5_backend* mlx5 = nullptr;        // a ConnectX drives the queues; nullptr: the softnic does
+  // The host's queue set (host/gda/gda_host.h): host_desc[sets * n_pes + pe].
+  uint8_t* host_bounce = nullptr;      // in `mem`: staging for host buffers outside the heap
+  size_t host_bounce_bytes = 0;
+  uint64_t* host_db = nullptr;         // ConnectX: the doorbell as the CPU maps it; nullptr: the queue's
+  std::mutex host_lock;                // one host thread posts and waits at a time
   // softnic
   std::atomic<bool> stop{false};
   std::thread nic;
@@ -45,7 +52,8 @@ int mlx5_device_count(std::string* why);
 // CQ and one RC QP (in RESET) per queue and sets g's local_lkey, local_rkey and scratch_lkey; on
 // any failure it returns nullptr and the reason. Untested on hardware (see README).
 mlx5_backend* mlx5_open(runtime& r, gda_state& g, std::string* why);
-uint32_t mlx5_qpn(const mlx5_backend* b, size_t queue);  // queue = set * n_pes + pe
+uint32_t mlx5_qpn(const mlx5_backend* b, size_t queue);  // queue = set * n_pes + pe (nic_sets sets)
+void* mlx5_host_doorbell(const mlx5_backend* b);         // the UAR doorbell as the CPU maps it
 // Once the descriptors are built: points each at the doorbell, exchanges addresses with the peers
 // and brings every QP to RTS. Collective; a failure is fatal (every PE has chosen the ConnectX).
 void mlx5_connect_queues(runtime& r, gda_state& g, mlx5_backend* b);

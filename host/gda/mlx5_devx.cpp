@@ -223,7 +223,7 @@ bool map_doorbell(mlx5_backend& b, std::string* why) {
 }
 
 bool create_queues(runtime& r, gda_state& g, mlx5_backend& b, std::string* why) {
-  const size_t nq = (size_t)g.sets * r.n_pes, ring = gda_ring_bytes(g.slots);
+  const size_t nq = (size_t)g.nic_sets * r.n_pes, ring = gda_ring_bytes(g.slots);  // + the host's set
   b.queues.resize(nq);
   for (size_t i = 0; i < nq; ++i) {
     // Where gda_queue_place puts this queue's parts, as offsets into the umem.
@@ -382,6 +382,7 @@ mlx5_backend* mlx5_open(runtime& r, gda_state& g, std::string* why) {
 }
 
 uint32_t mlx5_qpn(const mlx5_backend* b, size_t queue) { return b->queues[queue].qpn; }
+void* mlx5_host_doorbell(const mlx5_backend* b) { return b->uar->reg_addr; }
 
 void mlx5_connect_queues(runtime& r, gda_state& g, mlx5_backend* b) {
   // Every PE publishes its port address and all its QPNs; the QP of queue (set, pe) here connects
@@ -407,7 +408,7 @@ void mlx5_connect_queues(runtime& r, gda_state& g, mlx5_backend* b) {
             me.link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand");
     uint8_t rmac[6] = {};
     if (me.link_layer == IBV_LINK_LAYER_ETHERNET) resolve_rmac(*b, peer.gid, pe, rmac);
-    for (uint32_t set = 0; set < g.sets; ++set) {
+    for (uint32_t set = 0; set < g.nic_sets; ++set) {
       uint32_t remote_qpn;
       memcpy(&remote_qpn, theirs + sizeof peer + ((size_t)set * r.n_pes + r.my_pe) * 4, 4);
       qp_to_rts(*b, b->queues[(size_t)set * r.n_pes + pe], peer, remote_qpn, rmac);
@@ -444,6 +445,7 @@ mlx5_backend* mlx5_open(runtime&, gda_state&, std::string* why) {
   return nullptr;
 }
 uint32_t mlx5_qpn(const mlx5_backend*, size_t) { return 0; }
+void* mlx5_host_doorbell(const mlx5_backend*) { return nullptr; }
 void mlx5_connect_queues(runtime&, gda_state&, mlx5_backend*) {}
 void mlx5_close(mlx5_backend*) {}
 

@@ -34,7 +34,7 @@ void write_cqe(gio_gda_queue_v1& q, const softnic_result& res, uint16_t idx) {
 void softnic_run(runtime& r, gda_state& g) {
   gpu::bind_thread(r.device);  // its copies and atomic kernels run on this PE's GPU
   platform_io io;
-  const size_t nq = (size_t)g.sets * r.n_pes;
+  const size_t nq = g.host_desc.size();  // every set in the block, the host's included
   std::vector<uint64_t> consumed(nq, 0);
   std::vector<bool> failed(nq, false);
   std::vector<softnic_qp_view> views(nq);
@@ -42,7 +42,7 @@ void softnic_run(runtime& r, gda_state& g) {
     const gio_gda_queue_v1& q = g.host_desc[i];
     const int pe = q.peer;
     views[i] = softnic_qp_view{q.qpn,        g.local_lkey,  r.heap, r.heap_size, true, g.rkeys[pe], g.remote_base[pe],
-                               r.peers[pe].base, r.heap_size};
+                               r.peers[pe].mapped, r.heap_size};
   }
   unsigned idle = 0;
   alignas(64) uint8_t wqe[64];

@@ -35,6 +35,8 @@ void heap_published(const heap_handle& h);
 void heap_destroy(void* base, size_t bytes);
 
 // Synchronous copy between any host or heap addresses (local or peer-mapped).
+// copy and amo are the host API's: safe from any number of threads at once, and they never wait
+// for (or behind) running kernels, which may be waiting for them.
 void copy(void* dst, const void* src, size_t n, const char* routine);
 // Atomic `op` (gio_amo_op) on `size` bytes at a local or peer-mapped heap address; returns old bits.
 uint64_t amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size, const char* routine);

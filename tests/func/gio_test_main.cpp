@@ -24,9 +24,15 @@ class failure_printer : public ::testing::EmptyTestEventListener {
 };
 }  // namespace
 
+// A test binary that needs another thread level defines this (test_host_threads.cpp: MULTIPLE).
+extern "C" int giotest_thread_level __attribute__((weak));
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  shmem_init();
+  if (&giotest_thread_level)
+    shmem_init_thread(giotest_thread_level, nullptr);
+  else
+    shmem_init();
   const int me = shmem_my_pe();
   if (me != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

@@ -285,3 +285,160 @@ TEST(HostCtx, PoolExhaustsAtNumContexts) {
   EXPECT_EQ(shmem_ctx_create(0, &again), 0);
   shmem_ctx_destroy(again);
 }
+
+// ---- queue sets and fence ownership (gda) -----------------------------------------------------
+
+namespace {
+bool over_gda() { return std::string(shmemx_transport_name(next_pe())) == "gda"; }
+
+// Rounds of the private-quiet probe: a round is inconclusive when the other work-group's burst
+// had (nearly) finished before the probe posted, or when the probe's thread was descheduled long
+// enough for the burst to finish before its quiet returned; the old code fails every round.
+const int kQuietRounds = 8;
+const int kBurst = 16;                 // WQEs in the other work-group's burst
+const size_t kBurstBytes = 4u << 20;   // each
+
+struct quiet_probe {
+  unsigned long long xq, xlast;  // the burst's queue and its last WQE index (written by X)
+  unsigned rounds, conclusive, passed;
+  unsigned long long before, after;  // X's outstanding WQEs around the probe's put + quiet
+};
+
+// Work-group x (its default context) posts a burst of large puts and leaves them outstanding;
+// work-group 0, through its private context, puts to the same PE and quiets. Its quiet must not
+// wait for the burst: afterwards some of X's WQEs are still incomplete.
+__global__ void private_quiet_kernel(const shmem_ctx_t* ctxp, uint8_t* big_dst, const uint8_t* big_src, uint8_t* dst,
+                                     int* flags, quiet_probe* out, int pe) {
+  namespace gda = gio::dev::gda;
+  if (threadIdx.x != 0) return;
+  const shmem_ctx_t ctx = *ctxp;
+  const unsigned x = ctx->index;  // the default set the old code shared with this context
+  if (blockIdx.x != 0 && blockIdx.x != x) return;
+  volatile quiet_probe* o = out;
+  for (int r = 1; r <= kQuietRounds; ++r) {
+    if (blockIdx.x == x) {
+      for (int k = 0; k < kBurst; ++k) shmem_putmem_nbi(big_dst, big_src, kBurstBytes, pe);
+      gio_gda_queue_v1* q = gda::queue(GIO_DSTATE, nullptr, pe);
+      o->xq = (unsigned long long)(uintptr_t)q;
+      o->xlast = gio::plat::atomic_load_acquire(&q->reserved) - 1;
+      __threadfence();
+      atomicExch(&flags[0], r);
+      shmem_int_wait_until(&flags[1], SHMEM_CMP_GE, r);
+      shmem_quiet();
+      if (o->passed) break;
+    } else {
+      shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, r);
+      gio_gda_queue_v1* q = (gio_gda_queue_v1*)(uintptr_t)o->xq;
+      const unsigned long long last = o->xlast;
+      // X's WQEs up to `last` not yet complete (on the old code the probe's WQE followed them on
+      // the same queue, so the count of completions can pass `last`).
+      auto outstanding = [&] {
+        const unsigned long long done = gda::poll("private_quiet_kernel", q);
+        return done > last ? 0ull : last + 1 - done;
+      };
+      const unsigned long long before = outstanding();
+      shmem_ctx_putmem(ctx, dst, big_src, 64, pe);  // 64 B: a WQE reading the heap, not inline
+      shmem_ctx_quiet(ctx);
+      const unsigned long long after = outstanding();
+      o->rounds = r;
+      o->before = before;
+      o->after = after;
+      if (before >= 2) {
+        o->conclusive = o->conclusive + 1;
+        if (after >= 1) o->passed = 1;
+      }
+      __threadfence();
+      atomicExch(&flags[1], r);
+      if (o->passed) break;
+    }
+  }
+}
+}  // namespace
+
+TEST(DeviceCtx, PrivateContextQuietDoesNotWaitForOtherWorkGroups) {
+  if (!over_gda()) GTEST_SKIP() << "queue sets exist over gda only";
+  dbuf<shmem_ctx_t> d_ctx(1);
+  created c = create_in(1, d_ctx);
+  ASSERT_EQ(c.rcs[0], 0);
+  sym<uint8_t> big_dst(kBurstBytes), big_src(kBurstBytes), dst(64);
+  sym<int> flags(2);
+  dbuf<quiet_probe> probe(1);
+  shmem_barrier_all();
+  // One work-group per possible context index, so the colliding one (index) exists.
+  hipLaunchKernelGGL(private_quiet_kernel, dim3((unsigned)pool_size() + 1), dim3(kBlock), 0, 0, d_ctx.get(),
+                     big_dst.get(), big_src.get(), dst.get(), flags.get(), probe.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const quiet_probe p = probe.read()[0];
+  EXPECT_EQ(p.passed, 1u) << "the private context's quiet waited for another work-group's " << kBurst
+                          << " outstanding puts: " << p.conclusive << " conclusive round(s) of " << p.rounds
+                          << "; last round " << p.before << " of them outstanding before the probe, " << p.after
+                          << " after its quiet";
+  hipLaunchKernelGGL(destroy_kernel, dim3(1), dim3(kBlock), 0, 0, d_ctx.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+}
+
+namespace {
+// Each work-group's default queue to `pe`, so the test can pick two that share one.
+__global__ void default_queue_kernel(unsigned long long* q, int pe) {
+  if (threadIdx.x == 0) q[blockIdx.x] = (unsigned long long)(uintptr_t)gio::dev::gda::queue(GIO_DSTATE, nullptr, pe);
+}
+
+// The fence-mode bits of the WQE this thread posted last on q (nobody else posts on q meanwhile).
+__device__ unsigned last_fence_bits(gio_gda_queue_v1* q) {
+  const unsigned long long idx = gio::plat::atomic_load_acquire(&q->reserved) - 1;
+  const uint8_t* w = q->sq + (size_t)(idx & (q->sq_slots - 1)) * gio::mlx5::WQEBB_BYTES;
+  return *(volatile const uint8_t*)&((const gio::mlx5::ctrl_seg*)w)->fm_ce_se & 0xe0u;
+}
+
+// Work-groups a and b share their default queue set. a puts, fences, and lets b put; then a puts
+// again. Only a's second WQE may carry the fence: b never called shmem_fence.
+__global__ void fence_owner_kernel(unsigned a, unsigned b, uint8_t* dst, const uint8_t* src, int* flags,
+                                   unsigned* bits, int pe) {
+  if (threadIdx.x != 0 || (blockIdx.x != a && blockIdx.x != b)) return;
+  gio_gda_queue_v1* q = gio::dev::gda::queue(GIO_DSTATE, nullptr, pe);
+  shmem_quiet();  // nothing of an earlier kernel is pending
+  if (blockIdx.x == a) {
+    shmem_putmem(dst, src, 64, pe);
+    shmem_fence();
+    __threadfence();
+    atomicExch(&flags[0], 1);
+    shmem_int_wait_until(&flags[1], SHMEM_CMP_GE, 1);
+    shmem_putmem(dst + 64, src, 64, pe);
+    bits[0] = last_fence_bits(q);
+  } else {
+    shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, 1);
+    shmem_putmem(dst + 128, src, 64, pe);
+    bits[1] = last_fence_bits(q);
+    __threadfence();
+    atomicExch(&flags[1], 1);
+  }
+  shmem_quiet();
+}
+}  // namespace
+
+TEST(DeviceCtx, FenceBelongsToTheCallingContext) {
+  if (!over_gda()) GTEST_SKIP() << "fence modes exist over gda only";
+  const unsigned groups = 2 * ((unsigned)pool_size() + 1) + 1;  // more than the default sets: two share
+  dbuf<unsigned long long> d_q(groups);
+  hipLaunchKernelGGL(default_queue_kernel, dim3(groups), dim3(kBlock), 0, 0, d_q.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const std::vector<unsigned long long> qs = d_q.read();
+  unsigned a = 0, b = 0;
+  for (unsigned j = 1; j < groups && !b; ++j)
+    if (qs[j] == qs[0]) b = j;
+  ASSERT_NE(b, 0u) << "no two of " << groups << " work-groups share a default queue";
+  sym<uint8_t> dst(192), src(64);
+  sym<int> flags(2);
+  dbuf<unsigned> bits(2);
+  bits.fill_bytes(0x5a);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(fence_owner_kernel, dim3(b + 1), dim3(kBlock), 0, 0, a, b, dst.get(), src.get(), flags.get(),
+                     bits.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const std::vector<unsigned> got = bits.read();
+  EXPECT_EQ(got[0], (unsigned)gio::mlx5::FM_SMALL_AND_FENCE)
+      << "work-group " << a << "'s first WQE after its shmem_fence carries no fence";
+  EXPECT_EQ(got[1], 0u) << "work-group " << b << " (same queue set, no shmem_fence) posted a fenced WQE";
+  shmem_barrier_all();
+}

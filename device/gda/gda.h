@@ -16,9 +16,41 @@ namespace gio {
 namespace dev {
 namespace gda {
 
+// Default contexts hash over their own range of sets; a created context (table index >= 1) has a
+// set of its own, so its quiet waits for nothing but its own operations.
 GIO_DFN gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1* ctx, int pe) {
-  const uint32_t set = (ctx ? ctx->index : plat::wg_id()) % st.gda_sets;
+  const uint32_t set = ctx ? st.gda_default_sets + ctx->index - 1 : plat::wg_id() % st.gda_default_sets;
   return &st.gda_queues[(size_t)set * st.n_pes + pe];
+}
+
+// ---- fence ownership ---------------------------------------------------------------------------
+// shmem_fence marks, per PE, that the calling context's next WQE there must carry a fence mode.
+// The marks belong to the context: a created context keeps them in its table entry, the default
+// context of a work-group in that work-group's shared memory. Shared memory starts as garbage (or
+// as a previous work-group's marks); a stray mark only fences one WQE that needed none, never
+// drops a fence, so it needs no initialization. Only this GPU's threads touch the marks, so the
+// atomics are device scope (valid on shared and global memory alike).
+constexpr uint32_t FENCE_WORDS = GIO_MAX_PES / 32;
+GIO_DFN uint32_t* fence_marks(gio_ctx_v1* ctx) {
+  __shared__ uint32_t wg_marks[FENCE_WORDS];
+  return ctx ? ctx->fence_pending : wg_marks;
+}
+// Sets the marks of PEs [0, n_pes).
+GIO_DFN void fence_mark_all(gio_ctx_v1* ctx, int n_pes) {
+  uint32_t* m = fence_marks(ctx);
+  for (int w = 0; w * 32 < n_pes; ++w) atomicOr(&m[w], ~0u);
+}
+// Clears them (after a quiet, nothing earlier is outstanding, so nothing needs fencing).
+GIO_DFN void fence_clear_all(gio_ctx_v1* ctx, int n_pes) {
+  uint32_t* m = fence_marks(ctx);
+  for (int w = 0; w * 32 < n_pes; ++w) atomicExch(&m[w], 0u);
+}
+// Takes the mark of `pe`: true if this WQE must carry the fence. One plain load when unmarked.
+GIO_DFN bool fence_take(gio_ctx_v1* ctx, int pe) {
+  uint32_t* w = &fence_marks(ctx)[pe >> 5];
+  const uint32_t bit = 1u << (pe & 31);
+  if (!(*(volatile uint32_t*)w & bit)) return false;
+  return (atomicAnd(w, ~bit) & bit) != 0;
 }
 
 GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
@@ -79,6 +111,7 @@ struct wqe_args {
   uint32_t lkey;       // BE; 0 = the template's
   uint64_t swap_add;
   uint64_t compare;
+  bool fence;          // carry a fence mode (the caller took its context's mark: fence_take)
 };
 
 // How post() fills the static fields of a WQE (the design question, measured by
@@ -89,6 +122,9 @@ struct wqe_args {
 //  DEDICATED - a queue that only ever carries puts (no fetches): no kind or hold bookkeeping at
 //              all, only the dynamic fields plus the two flag words. Valid for GIO_GDA_T_PUT only.
 enum post_build { BUILD_TEMPLATE = 0, BUILD_FULL = 1, BUILD_DEDICATED = 2 };
+
+// shmem_fence: this WQE waits for the earlier ones on its queue.
+GIO_DFN uint8_t wqe_fence(const wqe_args& a) { return a.fence ? (uint8_t)mlx5::FM_SMALL_AND_FENCE : (uint8_t)0; }
 
 // Post one WQE of template `kind`; returns its index.
 // `hold`: the caller reads the slot's scratch word after completion and then calls release().
@@ -122,11 +158,7 @@ GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a
   const bool atomic = kind >= GIO_GDA_T_FA8;
   const bool inl = kind == GIO_GDA_T_PUT_INLINE;
   mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
-  uint8_t fence = 0;
-  if (q->fence_next) {  // shmem_fence: this WQE waits for earlier ones on the queue
-    fence = mlx5::FM_SMALL_AND_FENCE;
-    q->fence_next = 0;
-  }
+  const uint8_t fence = wqe_fence(a);
   const bool restore = FULL || (!DEDICATED && (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey));
   if (DEDICATED) {  // the slot holds the put template for good; only the flags and key vary
     c->fm_ce_se = t.fm_ce_se | fence;

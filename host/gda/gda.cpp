@@ -9,8 +9,10 @@
 
 namespace gio {
 namespace {
-// Keys are per PE and per job; any value but the any-local key works for the softnic.
+// The softnic's made-up keys, per PE: one for the heap, one for the queue block. Neither is 0 (the
+// device's "template key") nor rdma-core's MLX5_INVALID_LKEY (0x100).
 uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8); }
+uint32_t queue_key(int pe) { return 0x51000002u | ((uint32_t)(pe & 0xffff) << 8); }
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -43,11 +45,18 @@ void gda_connect(runtime& r) {
   if (r.cfg.GIO_QUEUE_MEM == "device" && std::string(gpu::platform_name()) != "host")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_QUEUE_MEM=device: the softnic polls queues from the CPU and needs GIO_QUEUE_MEM=host");
   auto g = std::make_unique<gda_state>();
-  g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  // Default contexts hash over as many sets as before contexts got their own; each created context
+  // (GIO_NUM_CONTEXTS of them) has one more.
+  g->default_sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  g->sets = g->default_sets + (uint32_t)r.cfg.GIO_NUM_CONTEXTS;
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
+  g->bounce_bytes = (uint32_t)r.cfg.GIO_GDA_BOUNCE_BYTES;
   const size_t nq = (size_t)g->sets * r.n_pes;
   const size_t ring = gda_ring_bytes(g->slots), book = gda_book_bytes(g->slots);
-  g->mem_bytes = nq * ring;
+  // The bounce buffers follow the rings in the same block, so the queue key (on a ConnectX, the
+  // MR over g->mem) covers them.
+  const size_t bounce_at = align_up(nq * ring, 4096);
+  g->mem_bytes = bounce_at + nq * g->bounce_bytes;
   g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
   // Descriptors and bookkeeping: GPU memory (what only the device touches).
   const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
@@ -59,7 +68,7 @@ void gda_connect(runtime& r) {
   g->mlx5 = connectx_open(r, *g, nics, &why);
   if (!g->mlx5) {
     g->local_lkey = g->local_rkey = heap_key(r.my_pe);
-    g->scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL;
+    g->scratch_lkey = queue_key(r.my_pe);
   }
   // Heap addresses and keys: what a peer's NIC needs to address this PE's heap.
   g->rkeys.assign(r.n_pes, 0);
@@ -87,6 +96,8 @@ void gda_connect(runtime& r) {
       gda_prefill_slots(q);  // the rings are host memory: the CPU writes the templates
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
       gda_queue_place(q, g->mem + i * ring, g->dev + desc + i * book, g->slots);
+      q.bounce = g->bounce_bytes ? g->mem + bounce_at + i * g->bounce_bytes : nullptr;
+      q.bounce_bytes = g->bounce_bytes;
     }
   if (g->mlx5) mlx5_connect_queues(r, *g, g->mlx5);  // doorbells; every QP to RTS
   gpu::copy(g->queues, g->host_desc.data(), nq * sizeof(gio_gda_queue_v1), "shmem_init");

@@ -291,88 +291,86 @@ TEST(HostCtx, PoolExhaustsAtNumContexts) {
 namespace {
 bool over_gda() { return std::string(shmemx_transport_name(next_pe())) == "gda"; }
 
-// Rounds of the private-quiet probe: a round is inconclusive when the other work-group's burst
-// had (nearly) finished before the probe posted, or when the probe's thread was descheduled long
-// enough for the burst to finish before its quiet returned; the old code fails every round.
-const int kQuietRounds = 8;
-const int kBurst = 16;                 // WQEs in the other work-group's burst
-const size_t kBurstBytes = 4u << 20;   // each
+// Work-group x (its default context) leaves an operation that cannot complete for now: it holds
+// the fetched result of a WQE in slot s of its queue, wraps the queue, and posts once more into slot
+// s, so that post waits (reserved, unpublished) until the result is released. Work-group 0 then puts
+// and quiets through its private context, to the same PE. It must finish while x is still stuck:
+// on a queue shared with x, its WQE could not be published before x's. x's second thread releases
+// the result once work-group 0 is done, or after kReleaseAfterNs, so a failing run ends.
+const unsigned long long kReleaseAfterNs = 5000000000ull;
 
-struct quiet_probe {
-  unsigned long long xq, xlast;  // the burst's queue and its last WQE index (written by X)
-  unsigned rounds, conclusive, passed;
-  unsigned long long before, after;  // X's outstanding WQEs around the probe's put + quiet
+struct stuck_probe {
+  unsigned long long xq;      // x's queue
+  unsigned long long held;    // the WQE whose fetched result x holds
+  unsigned released_first;    // 1: the release came before work-group 0 finished (the failure)
+  unsigned done;
 };
 
-// Work-group x (its default context) posts a burst of large puts and leaves them outstanding;
-// work-group 0, through its private context, puts to the same PE and quiets. Its quiet must not
-// wait for the burst: afterwards some of X's WQEs are still incomplete.
-__global__ void private_quiet_kernel(const shmem_ctx_t* ctxp, uint8_t* big_dst, const uint8_t* big_src, uint8_t* dst,
-                                     int* flags, quiet_probe* out, int pe) {
+__global__ void private_ctx_kernel(const shmem_ctx_t* ctxp, const uint64_t* word, uint8_t* dst, const uint8_t* src,
+                                   int* flags, stuck_probe* out, int pe) {
   namespace gda = gio::dev::gda;
-  if (threadIdx.x != 0) return;
   const shmem_ctx_t ctx = *ctxp;
   const unsigned x = ctx->index;  // the default set the old code shared with this context
-  if (blockIdx.x != 0 && blockIdx.x != x) return;
-  volatile quiet_probe* o = out;
-  for (int r = 1; r <= kQuietRounds; ++r) {
-    if (blockIdx.x == x) {
-      for (int k = 0; k < kBurst; ++k) shmem_putmem_nbi(big_dst, big_src, kBurstBytes, pe);
-      gio_gda_queue_v1* q = gda::queue(GIO_DSTATE, nullptr, pe);
-      o->xq = (unsigned long long)(uintptr_t)q;
-      o->xlast = gio::plat::atomic_load_acquire(&q->reserved) - 1;
-      __threadfence();
-      atomicExch(&flags[0], r);
-      shmem_int_wait_until(&flags[1], SHMEM_CMP_GE, r);
+  volatile stuck_probe* o = out;
+  if (blockIdx.x == x && threadIdx.x < 2) {
+    gio_gda_queue_v1* q = gda::queue(GIO_DSTATE, nullptr, pe);
+    if (threadIdx.x == 0) {
       shmem_quiet();
-      if (o->passed) break;
-    } else {
-      shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, r);
-      gio_gda_queue_v1* q = (gio_gda_queue_v1*)(uintptr_t)o->xq;
-      const unsigned long long last = o->xlast;
-      // X's WQEs up to `last` not yet complete (on the old code the probe's WQE followed them on
-      // the same queue, so the count of completions can pass `last`).
-      auto outstanding = [&] {
-        const unsigned long long done = gda::poll("private_quiet_kernel", q);
-        return done > last ? 0ull : last + 1 - done;
-      };
-      const unsigned long long before = outstanding();
-      shmem_ctx_putmem(ctx, dst, big_src, 64, pe);  // 64 B: a WQE reading the heap, not inline
-      shmem_ctx_quiet(ctx);
-      const unsigned long long after = outstanding();
-      o->rounds = r;
-      o->before = before;
-      o->after = after;
-      if (before >= 2) {
-        o->conclusive = o->conclusive + 1;
-        if (after >= 1) o->passed = 1;
-      }
+      gda::wqe_args a{gda::raddr(GIO_DSTATE, q, word), 0, 8, gda::queue_lkey(q), 0, 0};
+      const uint64_t held = gda::post("private_ctx_kernel", q, GIO_GDA_T_GET, a, true);
+      o->xq = (unsigned long long)(uintptr_t)q;
+      o->held = held;
       __threadfence();
-      atomicExch(&flags[1], r);
-      if (o->passed) break;
+      atomicExch(&flags[2], 1);
+      for (uint32_t k = 1; k < q->sq_slots; ++k) shmem_uint64_p((uint64_t*)dst, k, pe);  // inline, into the wrap
+      __threadfence();
+      atomicExch(&flags[0], 1);
+      shmem_uint64_p((uint64_t*)dst, 0, pe);  // slot `held` again: waits for the release
+      shmem_quiet();
+    } else {
+      shmem_int_wait_until(&flags[2], SHMEM_CMP_GE, 1);
+      const uint64_t held = o->held;
+      const unsigned long long t0 = gio::plat::clock_ns();
+      while (!gio::plat::atomic_load_acquire(&flags[1]) && gio::plat::clock_ns() - t0 < kReleaseAfterNs)
+        gio::plat::relax();
+      if (!gio::plat::atomic_load_acquire(&flags[1])) o->released_first = 1;
+      __threadfence();
+      atomicExch(&flags[3], 1);
+      gda::wait_done("private_ctx_kernel", q, held);
+      gda::take_result(q, held);
     }
+  } else if (blockIdx.x == 0 && threadIdx.x == 0) {
+    shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, 1);
+    gio_gda_queue_v1* q = (gio_gda_queue_v1*)(uintptr_t)o->xq;
+    // x has reserved its stuck WQE.
+    while (gio::plat::atomic_load_acquire(&q->reserved) <= o->held + q->sq_slots) gio::plat::relax();
+    shmem_ctx_putmem(ctx, dst + 64, src, 64, pe);  // a WQE reading the heap (not inline)
+    shmem_ctx_quiet(ctx);
+    o->done = 1;
+    __threadfence();
+    atomicExch(&flags[1], 1);
   }
 }
 }  // namespace
 
-TEST(DeviceCtx, PrivateContextQuietDoesNotWaitForOtherWorkGroups) {
+TEST(DeviceCtx, PrivateContextDoesNotWaitForOtherWorkGroups) {
   if (!over_gda()) GTEST_SKIP() << "queue sets exist over gda only";
   dbuf<shmem_ctx_t> d_ctx(1);
   created c = create_in(1, d_ctx);
   ASSERT_EQ(c.rcs[0], 0);
-  sym<uint8_t> big_dst(kBurstBytes), big_src(kBurstBytes), dst(64);
-  sym<int> flags(2);
-  dbuf<quiet_probe> probe(1);
+  sym<uint64_t> word(1);
+  sym<uint8_t> dst(128), src(64);
+  sym<int> flags(4);
+  dbuf<stuck_probe> probe(1);
   shmem_barrier_all();
   // One work-group per possible context index, so the colliding one (index) exists.
-  hipLaunchKernelGGL(private_quiet_kernel, dim3((unsigned)pool_size() + 1), dim3(kBlock), 0, 0, d_ctx.get(),
-                     big_dst.get(), big_src.get(), dst.get(), flags.get(), probe.get(), next_pe());
+  hipLaunchKernelGGL(private_ctx_kernel, dim3((unsigned)pool_size() + 1), dim3(kBlock), 0, 0, d_ctx.get(),
+                     word.get(), dst.get(), src.get(), flags.get(), probe.get(), next_pe());
   ASSERT_TRUE(synced());
-  const quiet_probe p = probe.read()[0];
-  EXPECT_EQ(p.passed, 1u) << "the private context's quiet waited for another work-group's " << kBurst
-                          << " outstanding puts: " << p.conclusive << " conclusive round(s) of " << p.rounds
-                          << "; last round " << p.before << " of them outstanding before the probe, " << p.after
-                          << " after its quiet";
+  const stuck_probe p = probe.read()[0];
+  EXPECT_EQ(p.done, 1u);
+  EXPECT_EQ(p.released_first, 0u) << "the private context's put and quiet waited for another work-group's "
+                                     "operation on its default context";
   hipLaunchKernelGGL(destroy_kernel, dim3(1), dim3(kBlock), 0, 0, d_ctx.get());
   ASSERT_TRUE(synced());
   shmem_barrier_all();

@@ -215,11 +215,12 @@ GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* 
 }
 
 // quiet: every WQE this context published to any gda peer has completed. Its pending fences are
-// dropped first: whatever a fence was to order is published by now (the fence's release orders
-// the publication before the mark this exchange reads), so the wait below covers it.
+// dropped first: whatever a fence was to order is published by now (shmem_fence's release orders
+// the publication before the mark this exchange reads, and this fence orders the exchange before
+// the reads of `published`), so the wait below covers it.
 GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
   fence_clear_all(ctx, st.n_pes);
-  plat::fence_system();
+  plat::fence_device();
   for (int pe = 0; pe < st.n_pes; ++pe) {
     if (st.peer_transport[pe] != GIO_TRANSPORT_GDA) continue;
     gio_gda_queue_v1* q = queue(st, ctx, pe);

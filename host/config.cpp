@@ -79,6 +79,10 @@ config config_load() {
   if (c.GIO_GDA_SQ_SLOTS < 16 || c.GIO_GDA_SQ_SLOTS > 32768 || (c.GIO_GDA_SQ_SLOTS & (c.GIO_GDA_SQ_SLOTS - 1)))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_SQ_SLOTS=%llu is not a power of two in [16, 32768]",
           (unsigned long long)c.GIO_GDA_SQ_SLOTS);
+  const uint64_t bb = c.GIO_GDA_BOUNCE_BYTES;
+  if (bb && (bb < 64 || bb > (1ull << 30) || (bb & (bb - 1))))
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_BOUNCE_BYTES=%llu is neither 0 nor a power of two in [64, 1G]",
+          (unsigned long long)bb);
   if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);

@@ -144,6 +144,7 @@ void fill_device_state(runtime& r) {
   if (r.gda) {
     s.gda_queues = r.gda->queues;
     s.gda_sets = r.gda->sets;
+    s.gda_default_sets = r.gda->default_sets;
   }
   for (int pe = 0; pe < r.n_pes; ++pe) {
     s.peer_base[pe] = r.peers[pe].base;

@@ -9,6 +9,9 @@
   X(GIO_TIMEOUT_MS, U64, "60000", "bound on every wait, host and device (ms); 0 = wait forever")   \
   X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto (p2p within a node) | p2p | gda") \
   X(GIO_GDA_SQ_SLOTS, U64, "256", "gda: WQEs per send queue (power of two, 16..32768)")             \
+  X(GIO_GDA_BOUNCE_BYTES, U64, "16K",                                                              \
+    "gda: bounce buffer per queue for local buffers outside the symmetric heap (power of two, 64..1G; " \
+    "0 = none: such buffers then work only up to 28 bytes for puts, 8 for gets)")                    \
   X(GIO_GDA_NIC, STR, "auto", "gda: what drives the queues: auto (a ConnectX if every PE has one) | softnic") \
   X(GIO_P2P_BULK_MIN, U64, "512",                                                                   \
     "p2p: a thread-scope put/get of at least this many bytes goes through the SM's bulk-copy engine " \

@@ -35,7 +35,11 @@ struct gio_ctx_v1 {
   uint32_t in_use;   // 1 while claimed (0 = free); claimed with an atomic CAS
   uint32_t options;  // SHMEM_CTX_* option bits given at creation
   uint64_t owner;    // work-group id + 1 of the claimer (diagnostics)
-  uint64_t reserved[5];
+  // gda: bit p set by shmem_ctx_fence, taken by this context's next WQE to PE p, which then
+  // carries a fence mode (so another context's WQE cannot consume it). The default context keeps
+  // the same bits per work-group, in shared memory (device/gda/gda.h).
+  uint32_t fence_pending[GIO_MAX_PES / 32];
+  uint64_t reserved[1];
 };
 
 // Per-PE state every kernel reads (placed in each module's constant bank by shmem_init).
@@ -52,10 +56,15 @@ struct gio_device_state_v1 {
   uint32_t num_ctx;        // usable contexts (GIO_NUM_CONTEXTS)
   uint32_t debug;          // GIO_DEBUG level
   struct gio_gda_queue_v1* gda_queues;  // gda: [gda_sets][n_pes] queue pairs (nullptr without gda)
-  uint32_t gda_sets;       // queue sets; a context (or a work-group's default) uses set index % gda_sets
+  uint32_t gda_sets;       // queue sets: [0, gda_default_sets) default contexts, then one per created context
   uint32_t p2p_bulk_min;   // p2p: thread copies from this size use the bulk-copy engine; 0 = never (minor 1)
   uint8_t* peer_base[GIO_MAX_PES];       // each PE's heap as mapped here; nullptr if not load/store reachable
   uint8_t peer_transport[GIO_MAX_PES];   // gio_transport_id per PE
+  // gda: work-group w's default context uses set w % gda_default_sets; created context i (ctx
+  // table index i >= 1) uses set gda_default_sets + i - 1, its own, so its quiet waits only for
+  // its own operations. (2.0)
+  uint32_t gda_default_sets;
+  uint32_t rsvd0;
 };
 
 #ifdef __cplusplus
@@ -74,7 +83,10 @@ static_assert(offsetof(gio_device_state_v1, num_ctx) == 48, "state layout");
 static_assert(offsetof(gio_device_state_v1, gda_queues) == 56, "state layout");
 static_assert(offsetof(gio_device_state_v1, peer_base) == 72, "state layout");
 static_assert(offsetof(gio_device_state_v1, peer_transport) == 72 + 8 * GIO_MAX_PES, "state layout");
-static_assert(sizeof(gio_device_state_v1) == 72 + 9 * GIO_MAX_PES, "state layout");
+static_assert(offsetof(gio_device_state_v1, gda_default_sets) == 72 + 9 * GIO_MAX_PES, "state layout");
+static_assert(sizeof(gio_device_state_v1) == 80 + 9 * GIO_MAX_PES, "state layout");
+static_assert(offsetof(gio_ctx_v1, fence_pending) == 24, "gio_ctx_v1 layout");
+static_assert(GIO_MAX_PES % 32 == 0, "fence_pending: one bit per PE");
 static_assert(GIO_HEAP_RSVD_CTX_TABLE + GIO_MAX_CTX * sizeof(gio_ctx_v1) <= GIO_HEAP_RESERVED, "reserved heap");
 static_assert(GIO_HEAP_RESERVED % GIO_HEAP_MIN_ALIGN == 0, "reserved heap alignment");
 #endif

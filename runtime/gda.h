@@ -1,5 +1,8 @@
 // gda transport contract: one RC queue pair (send queue + collapsed completion queue) per
-// (queue set, peer), laid out by the host and driven by the GPU. Version 1.
+// (queue set, peer), laid out by the host and driven by the GPU.
+//
+// Version 2: per-queue bounce buffer (below); the fence request moved from the queue to the
+// context that called shmem_fence (runtime/contract.h), so fence_next is gone.
 //
 // Every WQE GIO posts fits one 64-byte WQEBB (WRITE/READ: ctrl+raddr+data = 3 DS; ATOMIC:
 // ctrl+raddr+atomic+data = 4 DS), so WQE index == WQEBB index and slot = index & (sq_size-1).
@@ -12,11 +15,12 @@
 
 #define GIO_GDA_SQ_SLOTS_DEFAULT 256u  // WQEBBs per send queue (power of two, <= 65536)
 
-// Local keys the NIC accepts: the symmetric heap's registration, and (softnic only) the
-// process-wide key that lets a WQE read or write any local address, so non-symmetric source and
-// destination buffers work as they do on p2p. A real ConnectX has no such key: see README.
-#define GIO_GDA_LKEY_ANY_LOCAL 0x00a11000u  // not 0x100: that is rdma-core's MLX5_INVALID_LKEY
+// Local keys the NIC accepts, each covering only its registration, as on a ConnectX: the
+// symmetric heap's (the templates of puts and gets carry it), and the queue block's (scratch
+// landing words and bounce buffers; the atomics' templates carry it). A local buffer outside both
+// travels inline (puts up to GIO_GDA_INLINE_MAX bytes) or through the queue's bounce buffer.
 #define GIO_GDA_INLINE_MAX 28u
+#define GIO_GDA_BOUNCE_BYTES_DEFAULT 16384u  // per queue (GIO_GDA_BOUNCE_BYTES)
 
 enum gio_gda_tmpl {  // index into gio_gda_queue_v1::tmpl
   GIO_GDA_T_PUT = 0,   // RDMA WRITE from a local buffer
@@ -59,16 +63,24 @@ struct gio_gda_queue_v1 {
   uint64_t reserved;            // next index to hand out
   uint64_t published;           // indices below this are visible to the NIC (dbrec written)
   uint64_t completed;           // indices below this have completed (seen in the CQ)
-  uint32_t fence_next;          // 1: the next WQE carries a fence mode (shmem_fence)
-  uint32_t rsvd1;
+  uint32_t bounce_bytes;        // size of `bounce` (a power of two >= 64), 0 = none
+  uint32_t bounce_lock;         // 0 free, 1 held: one thread at a time stages through `bounce`
   // AMD only (else null): the HDP flush register (PPB), written after the WQE stores and before
   // the doorbell record so a NIC reading GPU memory across PCIe sees the finished WQE.
   uint32_t* hdp_flush;
+  // Staging for local buffers the NIC cannot address (shared, stack, non-symmetric memory), in
+  // the queue block under its key. Used in two halves so one can fill while the other is on the
+  // wire; bounce_used[h] is 1 + the index of the last WQE that reads or writes half h (0: none),
+  // so the next holder reuses a half only after that WQE completed. Written under bounce_lock.
+  uint8_t* bounce;
+  uint64_t bounce_used[2];
 };
 
 #ifdef __cplusplus
 static_assert(sizeof(gio_gda_tmpl_v1) == 16, "gda template layout");
 static_assert(offsetof(gio_gda_queue_v1, tmpl) == 80, "gda queue layout");
 static_assert(offsetof(gio_gda_queue_v1, reserved) == 80 + 16 * GIO_GDA_T_COUNT, "gda queue layout");
-static_assert(sizeof(gio_gda_queue_v1) % 8 == 0, "gda queue layout");
+static_assert(offsetof(gio_gda_queue_v1, bounce_bytes) == 80 + 16 * GIO_GDA_T_COUNT + 24, "gda queue layout");
+static_assert(offsetof(gio_gda_queue_v1, bounce) == 80 + 16 * GIO_GDA_T_COUNT + 40, "gda queue layout");
+static_assert(sizeof(gio_gda_queue_v1) == 80 + 16 * GIO_GDA_T_COUNT + 64, "gda queue layout");
 #endif

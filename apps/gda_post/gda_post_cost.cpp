@@ -107,7 +107,7 @@ struct queues {
       q.qpn = 0x100 + i;
       // Build the templates in the host images, then point the descriptor at the real memory.
       gio::gda_queue_place(q, ring_image.data() + i * ring, dev_image.data() + desc_bytes + i * book, kSlots);
-      gio::gda_build_templates(q, 0x47000001u, 0x47000101u);
+      gio::gda_build_templates(q, 0x47000001u, 0x47000101u, 0x51000002u);
       gio::gda_prefill_slots(q);
       gio::gda_queue_place(q, rings + i * ring, dev + desc_bytes + i * book, kSlots);
     }

@@ -16,7 +16,7 @@ GIO_DOUT uint64_t post_full(const char* rt, gio_gda_queue_v1* q, int kind, dev::
   return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) {
     wait_slot_released(rt, q, slot);
     if (hold) q->slot_hold[slot] = 1;
-    wqe_restore(q, slot, kind, a, take_fence(q));
+    wqe_restore(q, slot, kind, a, wqe_fence(a));
     wqe_fill(q, idx, slot, kind, a);
   });
 }
@@ -27,7 +27,7 @@ GIO_DOUT uint64_t post_dedicated_put(const char* rt, gio_gda_queue_v1* q, dev::g
     // The slot holds the put template for good; only the flags and the key vary.
     uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
     const gio_gda_tmpl_v1& t = q->tmpl[GIO_GDA_T_PUT];
-    ((mlx5::ctrl_seg*)w)->fm_ce_se = t.fm_ce_se | take_fence(q);
+    ((mlx5::ctrl_seg*)w)->fm_ce_se = t.fm_ce_se | wqe_fence(a);
     ((mlx5::data_seg*)(w + 32))->lkey = a.lkey ? a.lkey : t.lkey;
     wqe_fill(q, idx, slot, GIO_GDA_T_PUT, a);
   });

@@ -3,6 +3,7 @@
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
 #include "device/api/host_entry.h"  // gio_amo_op
+#include "device/api/scope.h"  // copy_bytes, for the bounce buffer
 #include "device/gda/gda.h"
 
 #if GIO_KERNEL_COMPILER
@@ -13,75 +14,164 @@ namespace gda {
 GIO_DFN uint64_t raddr(const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* sym) {
   return q->remote_base + (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
-// The key of the queue's scratch landing words, which the atomics' templates carry: the softnic's
-// any-local key, or on a ConnectX the queue block's registration.
-GIO_DFN uint32_t scratch_lkey(const gio_gda_queue_v1* q) { return q->tmpl[GIO_GDA_T_FA8].lkey; }
-[[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, int pe) {
-  GIO_DEV_FATAL(rt, "local buffer %p (for PE %d) is outside the symmetric heap: a ConnectX can only "
-                "read or write registered memory (use a buffer from shmem_malloc)", p, pe);
+// The key of the queue block (scratch landing words, bounce buffer), which the atomics' templates
+// carry.
+GIO_DFN uint32_t queue_lkey(const gio_gda_queue_v1* q) { return q->tmpl[GIO_GDA_T_FA8].lkey; }
+
+// Every WQE of a context goes through here: the context's pending fence to `pe` rides on it.
+GIO_DFN uint64_t post_ctx(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, wqe_args a,
+                          bool hold = false) {
+  a.fence = fence_take(ctx, pe);
+  return post(rt, q, kind, a, hold);
 }
-// Local buffers inside the heap use the heap's registration (0: the template's key). Anything else
-// works only with the softnic's any-local key; on a ConnectX it is refused here, not with a
-// protection error from the NIC.
-GIO_DFN uint32_t lkey_for(const char* rt, const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* p,
-                          int pe) {
+
+// Local buffers the NIC can address with the heap's key lie wholly inside the symmetric heap.
+GIO_DFN bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
   const uint8_t* a = (const uint8_t*)p;
-  if (a >= st.heap_base && a < st.heap_base + st.heap_size) return 0u;
-  if (scratch_lkey(q) != mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL)) fail_unregistered(rt, p, pe);
-  return mlx5::be32(GIO_GDA_LKEY_ANY_LOCAL);
+  return a >= st.heap_base && a < st.heap_base + st.heap_size && n <= st.heap_size - (uint64_t)(a - st.heap_base);
+}
+
+[[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, size_t n, int pe) {
+  GIO_DEV_FATAL(rt, "local buffer %p (%llu bytes, for PE %d) is outside the symmetric heap, too large to travel "
+                "inline (%u bytes) and the gda queues have no bounce buffer (GIO_GDA_BOUNCE_BYTES=0)",
+                p, (unsigned long long)n, pe, GIO_GDA_INLINE_MAX);
+}
+
+// ---- the bounce buffer -------------------------------------------------------------------------
+// A local buffer outside the heap (shared, stack, hipMalloc memory) is staged through the queue's
+// bounce buffer, which lies in the queue block under the queue's key. One thread holds it at a
+// time. The holder runs inside the spin loop's successful iteration, so lanes of one wave that
+// wait for it never stand between the holder and its release (no SIMT spin-lock deadlock).
+template <typename Body>
+GIO_DFN void with_bounce(const char* rt, gio_gda_queue_v1* q, Body body) {
+  bounded_wait(
+      [&] {
+        if (plat::atomic_cas(&q->bounce_lock, 0u, 1u) != 0u) return false;
+        plat::fence_device();  // the previous holder's bounce_used and data are seen
+        body();
+        plat::fence_device();
+        plat::atomic_exchange(&q->bounce_lock, 0u);
+        return true;
+      },
+      [&](unsigned long long ms) {
+        GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms for the bounce buffer of "
+                      "the gda queue to PE %d (qpn 0x%x), which another thread holds\n",
+                      rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, q->peer, q->qpn);
+      });
+}
+
+// Half h of the bounce buffer, once the last WQE that used it has completed.
+GIO_DFN uint8_t* bounce_half(const char* rt, gio_gda_queue_v1* q, uint32_t h) {
+  if (q->bounce_used[h]) wait_done(rt, q, q->bounce_used[h] - 1);
+  return q->bounce + (size_t)h * (q->bounce_bytes / 2);
+}
+
+GIO_DFN void copy_plain(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_thread>(d, s, n); }
+
+// Put through the bounce buffer: each chunk is copied in, then posted; the halves alternate, so
+// the copy of chunk c+1 overlaps chunk c on the wire. The source is free when this returns.
+GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra,
+                          const uint8_t* src, size_t n, bool nbi) {
+  const size_t half = q->bounce_bytes / 2;
+  uint64_t last = 0;
+  with_bounce(rt, q, [&] {
+    uint32_t h = 0;
+    for (size_t off = 0; off < n; off += half, h ^= 1u) {
+      const uint32_t len = (uint32_t)(n - off < half ? n - off : half);
+      uint8_t* b = bounce_half(rt, q, h);
+      copy_plain(b, src + off, len);  // post()'s system fence orders these stores before the doorbell
+      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len, queue_lkey(q), 0, 0};
+      last = post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT, a);
+      q->bounce_used[h] = last + 1;
+    }
+  });
+  if (!nbi) wait_done(rt, q, last);
+}
+
+// Get through the bounce buffer: up to two chunks in flight, each copied out once complete.
+GIO_DOUT void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra, uint8_t* dst,
+                          size_t n) {
+  const size_t half = q->bounce_bytes / 2;
+  with_bounce(rt, q, [&] {
+    auto len = [&](size_t off) { return (uint32_t)(n - off < half ? n - off : half); };
+    auto issue = [&](size_t off, uint32_t h) {
+      uint8_t* b = bounce_half(rt, q, h);
+      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len(off), queue_lkey(q), 0, 0};
+      q->bounce_used[h] = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a) + 1;
+    };
+    issue(0, 0);
+    if (half < n) issue(half, 1);
+    uint32_t h = 0;
+    for (size_t off = 0; off < n; off += half, h ^= 1u) {
+      wait_done(rt, q, q->bounce_used[h] - 1);  // poll() fenced: the landed bytes are visible
+      copy_plain(dst + off, q->bounce + (size_t)h * half, len(off));
+      if (off + 2 * half < n) issue(off + 2 * half, h);
+    }
+  });
 }
 
 // Blocking puts return once the NIC has read the source (its completion); _nbi puts return at once
-// except small ones, which travel inline and never need waiting.
-GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
+// except small ones, which travel inline and never need waiting. A source outside the heap travels
+// inline when it fits, else through the bounce buffer (copied before return, so _nbi holds too).
+GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe, bool nbi) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
+  const uint8_t* s = (const uint8_t*)src;
+  if (n > GIO_GDA_INLINE_MAX && !in_heap(st, src, n)) {
+    if (!q->bounce_bytes) fail_unregistered(rt, src, n, pe);
+    put_bounced(rt, ctx, q, pe, raddr(st, q, dst), s, n, nbi);
+    return;
+  }
   const uint64_t chunk = 1ull << 30;  // byte_count is 32 bits; keep each WQE at 1 GiB or less
   for (size_t off = 0; off < n; off += chunk) {
     const uint32_t len = (uint32_t)(n - off < chunk ? n - off : chunk);
-    wqe_args a{raddr(st, q, (const uint8_t*)dst + off), (uint64_t)(uintptr_t)((const uint8_t*)src + off), len, 0, 0, 0};
+    wqe_args a{raddr(st, q, (const uint8_t*)dst + off), (uint64_t)(uintptr_t)(s + off), len, 0, 0, 0};
     if (len <= GIO_GDA_INLINE_MAX) {
-      post(rt, q, GIO_GDA_T_PUT_INLINE, a);
+      post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT_INLINE, a);
       continue;
     }
-    a.lkey = lkey_for(rt, st, q, (const uint8_t*)src + off, pe);
-    const uint64_t idx = post(rt, q, GIO_GDA_T_PUT, a);
+    const uint64_t idx = post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT, a);
     if (!nbi) wait_done(rt, q, idx);
   }
 }
 
 // Gets always complete before returning (the data must be in dst). Small ones land in the slot's
-// scratch word first, so dst may be a thread-local variable the NIC cannot address.
-GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, void* dst, const void* src,
+// scratch word first, so dst may be a register-backed local; larger ones into memory outside the
+// heap land in the bounce buffer and are copied out.
+GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (n <= 8) {
     // laddr 0 asks post() to land the data in the slot's scratch word.
-    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, scratch_lkey(q), 0, 0};
-    const uint64_t i = post(rt, q, GIO_GDA_T_GET, a, true);
+    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, queue_lkey(q), 0, 0};
+    const uint64_t i = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a, true);
     wait_done(rt, q, i);
     const uint64_t v = take_result(q, i);
     for (size_t k = 0; k < n; ++k) ((uint8_t*)dst)[k] = (uint8_t)(v >> (8 * k));  // little-endian landing word
+    return;
+  }
+  if (!in_heap(st, dst, n)) {
+    if (!q->bounce_bytes) fail_unregistered(rt, dst, n, pe);
+    get_bounced(rt, ctx, q, pe, raddr(st, q, src), (uint8_t*)dst, n);
     return;
   }
   const uint64_t chunk = 1ull << 30;
   uint64_t last = 0;
   for (size_t off = 0; off < n; off += chunk) {
     const uint32_t len = (uint32_t)(n - off < chunk ? n - off : chunk);
-    wqe_args a{raddr(st, q, (const uint8_t*)src + off), (uint64_t)(uintptr_t)((uint8_t*)dst + off), len,
-               lkey_for(rt, st, q, (uint8_t*)dst + off, pe), 0, 0};
-    last = post(rt, q, GIO_GDA_T_GET, a);
+    wqe_args a{raddr(st, q, (const uint8_t*)src + off), (uint64_t)(uintptr_t)((uint8_t*)dst + off), len, 0, 0, 0};
+    last = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a);
   }
   wait_done(rt, q, last);
 }
 
 // One NIC atomic (fetch-add or compare-swap, 4 or 8 B); returns the old value's bits.
-GIO_DOUT uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint64_t raddr_, uint64_t v, uint64_t c,
-                            bool fetch) {
+GIO_DOUT uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, uint64_t raddr_,
+                            uint64_t v, uint64_t c, bool fetch) {
   wqe_args a{raddr_, 0, 0, 0, v, c};
-  const uint64_t idx = post(rt, q, kind, a, fetch);
+  const uint64_t idx = post_ctx(rt, ctx, pe, q, kind, a, fetch);
   if (!fetch) return 0;
   wait_done(rt, q, idx);
   return take_result(q, idx, kind);
@@ -98,24 +188,24 @@ GIO_DOUT uint64_t nic_atomic(const char* rt, gio_gda_queue_v1* q, int kind, uint
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, bounded by
 // GIO_TIMEOUT_MS: under a stream of other updates to the word it may never stick.
 template <typename U>
-GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
+GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   const uint64_t ra = raddr(st, q, dst);
   const bool is8 = sizeof(U) == 8;
   const int fa = is8 ? GIO_GDA_T_FA8 : GIO_GDA_T_FA4, cs = is8 ? GIO_GDA_T_CS8 : GIO_GDA_T_CS4;
   const uint64_t mask = is8 ? ~0ull : 0xffffffffull;
   switch (op) {
-    case GIO_AMO_FETCH: return (U)(nic_atomic(rt, q, fa, ra, 0, 0, true) & mask);
-    case GIO_AMO_FETCH_ADD: return (U)(nic_atomic(rt, q, fa, ra, (uint64_t)v, 0, true) & mask);
-    case GIO_AMO_CSWAP: return (U)(nic_atomic(rt, q, cs, ra, (uint64_t)v, (uint64_t)c, true) & mask);
+    case GIO_AMO_FETCH: return (U)(nic_atomic(rt, ctx, pe, q, fa, ra, 0, 0, true) & mask);
+    case GIO_AMO_FETCH_ADD: return (U)(nic_atomic(rt, ctx, pe, q, fa, ra, (uint64_t)v, 0, true) & mask);
+    case GIO_AMO_CSWAP: return (U)(nic_atomic(rt, ctx, pe, q, cs, ra, (uint64_t)v, (uint64_t)c, true) & mask);
     default: break;
   }
-  U old = (U)(nic_atomic(rt, q, fa, ra, 0, 0, true) & mask);
+  U old = (U)(nic_atomic(rt, ctx, pe, q, fa, ra, 0, 0, true) & mask);
   const uint64_t limit = st.timeout_ns, t0 = plat::clock_ns();
   for (unsigned long long tries = 1;; ++tries) {
     U want = op == GIO_AMO_FETCH_AND ? (U)(old & v) : op == GIO_AMO_FETCH_OR ? (U)(old | v)
            : op == GIO_AMO_FETCH_XOR ? (U)(old ^ v) : v;  // SET, SWAP
-    const U seen = (U)(nic_atomic(rt, q, cs, ra, (uint64_t)want, (uint64_t)old, true) & mask);
+    const U seen = (U)(nic_atomic(rt, ctx, pe, q, cs, ra, (uint64_t)want, (uint64_t)old, true) & mask);
     if (seen == old) return old;
     old = seen;
     if (limit && plat::clock_ns() - t0 > limit)  // a round trip per try: the clock read costs nothing
@@ -124,19 +214,24 @@ GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* 
 }
 
 // Signal after the data: same queue, so the NIC executes it after the put (RC order).
-GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
+GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
                     int op, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (op == 1 /* SHMEM_SIGNAL_ADD */) {
-    nic_atomic(rt, q, GIO_GDA_T_FA8, raddr(st, q, sig), value, 0, false);
+    nic_atomic(rt, ctx, pe, q, GIO_GDA_T_FA8, raddr(st, q, sig), value, 0, false);
   } else {
     wqe_args a{raddr(st, q, sig), (uint64_t)(uintptr_t)&value, 8, 0, 0, 0};
-    post(rt, q, GIO_GDA_T_PUT_INLINE, a);
+    post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT_INLINE, a);
   }
 }
 
-// quiet: every WQE this context published to any gda peer has completed.
-GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
+// quiet: every WQE this context published to any gda peer has completed. Its pending fences are
+// dropped first: whatever a fence was to order is published by now (shmem_fence's release orders
+// the publication before the mark this exchange reads, and this fence orders the exchange before
+// the reads of `published`), so the wait below covers it.
+GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
+  fence_clear_all(ctx, st.n_pes);
+  plat::fence_device();
   for (int pe = 0; pe < st.n_pes; ++pe) {
     if (st.peer_transport[pe] != GIO_TRANSPORT_GDA) continue;
     gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -145,11 +240,8 @@ GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, const gio_ctx
   }
 }
 
-// fence: the next WQE on each of the context's queues waits for the earlier ones (fence mode).
-GIO_DFN void fence(const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
-  for (int pe = 0; pe < st.n_pes; ++pe)
-    if (st.peer_transport[pe] == GIO_TRANSPORT_GDA) queue(st, ctx, pe)->fence_next = 1;
-}
+// fence: this context's next WQE to each PE waits for the earlier ones on its queue (fence mode).
+GIO_DFN void fence(const gio_device_state_v1& st, gio_ctx_v1* ctx) { fence_mark_all(ctx, st.n_pes); }
 
 }  // namespace gda
 }  // namespace dev

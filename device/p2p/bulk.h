@@ -16,6 +16,9 @@
 // this block's key is left over from an earlier block, and whoever claims it first sets up the
 // mbarriers.
 //
+// Both ends must be global memory (the caller checks __isGlobal): cp.async.bulk names its global
+// side by a global address, and a generic address of shared or local memory there faults.
+//
 // Ordering: the caller's own earlier stores to the source are generic-proxy writes and the engine
 // reads through the async proxy, hence the proxy fence before the first load. The call returns
 // after the bulk stores completed and another proxy fence, so the caller's later release (quiet,

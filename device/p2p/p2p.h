@@ -28,8 +28,10 @@ GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) 
 template <typename S>
 GIO_DFN void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
 #if GIO_P2P_BULK
-  if (S::one_lane && n >= GIO_P2P_BULK_FLOOR && st.p2p_bulk_min && n >= st.p2p_bulk_min &&
-      copy_bulk((uint8_t*)dst, (const uint8_t*)src, n))
+  // The engine reads and writes global memory only: a __shared__ or stack (local) buffer on either
+  // side takes the plain copy (a bulk copy from one killed the CUDA context).
+  if (S::one_lane && n >= GIO_P2P_BULK_FLOOR && st.p2p_bulk_min && n >= st.p2p_bulk_min && __isGlobal(dst) &&
+      __isGlobal(src) && copy_bulk((uint8_t*)dst, (const uint8_t*)src, n))
     return;
 #else
   (void)st;

@@ -9,8 +9,10 @@
 
 namespace gio {
 namespace {
-// Keys are per PE and per job; any value but the any-local key works for the softnic.
+// The softnic's made-up keys, per PE: one for the heap, one for the queue block. Neither is 0 (the
+// device's "template key") nor rdma-core's MLX5_INVALID_LKEY (0x100).
 uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8); }
+uint32_t queue_key(int pe) { return 0x51000002u | ((uint32_t)(pe & 0xffff) << 8); }
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -46,17 +48,22 @@ void gda_connect(runtime& r) {
   const int nics = mlx5_device_count(&why);
   if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
   auto g = std::make_unique<gda_state>();
-  g->sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
-  g->nic_sets = g->sets + 1;  // + the host's own set (host/gda/gda_host.h), last
+  // Default contexts hash over as many sets as before contexts got their own; each created context
+  // (GIO_NUM_CONTEXTS of them) has one more; the host's own set (host/gda/gda_host.h) comes last.
+  g->default_sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  g->sets = g->default_sets + (uint32_t)r.cfg.GIO_NUM_CONTEXTS;
+  g->nic_sets = g->sets + 1;
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
+  g->bounce_bytes = (uint32_t)r.cfg.GIO_GDA_BOUNCE_BYTES;
   const size_t nq = (size_t)g->sets * r.n_pes, nq_nic = (size_t)g->nic_sets * r.n_pes;
   const size_t ring = gda_ring_bytes(g->slots), book = gda_book_bytes(g->slots);
-  // The host bounce area sits in the block so that whatever registers the block (the ConnectX's
-  // queue MR, the softnic's scratch key) covers it too.
+  // The kernels' bounce buffers and the host's bounce area follow the rings in the same block, so
+  // whatever registers the block (the ConnectX's queue MR, the softnic's queue key) covers them.
+  const size_t bounce_at = align_up(nq_nic * ring, 4096);
   g->host_bounce_bytes = kHostBounceBytes;
-  g->mem_bytes = nq_nic * ring + g->host_bounce_bytes;
+  g->mem_bytes = bounce_at + nq * g->bounce_bytes + g->host_bounce_bytes;
   g->mem = (uint8_t*)gpu::queue_alloc(g->mem_bytes, true);
-  g->host_bounce = g->mem + nq_nic * ring;
+  g->host_bounce = g->mem + bounce_at + nq * g->bounce_bytes;
   // Descriptors and bookkeeping: GPU memory (what only the device touches).
   const size_t desc = align_up(nq * sizeof(gio_gda_queue_v1), 4096);
   g->dev_bytes = desc + nq * book;
@@ -67,7 +74,7 @@ void gda_connect(runtime& r) {
   g->mlx5 = connectx_open(r, *g, nics, &why);
   if (!g->mlx5) {
     g->local_lkey = g->local_rkey = heap_key(r.my_pe);
-    g->scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL;
+    g->scratch_lkey = queue_key(r.my_pe);
   }
   // Heap addresses and keys: what a peer's NIC needs to address this PE's heap.
   g->rkeys.assign(r.n_pes, 0);
@@ -96,6 +103,8 @@ void gda_connect(runtime& r) {
       q.cq->op_own = mlx5::make_op_own(mlx5::CQE_INVALID, 0) | 0x0f;  // 0xFF: nothing completed yet
       // Kernels' queues keep their slot bookkeeping in GPU memory; the host builds whole WQEs.
       gda_queue_place(q, g->mem + i * ring, set < g->sets ? g->dev + desc + i * book : nullptr, g->slots);
+      q.bounce = g->bounce_bytes && set < g->sets ? g->mem + bounce_at + i * g->bounce_bytes : nullptr;
+      q.bounce_bytes = set < g->sets ? g->bounce_bytes : 0;
     }
   if (g->mlx5) {
     mlx5_connect_queues(r, *g, g->mlx5);  // doorbells; every QP to RTS

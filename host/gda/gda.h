@@ -20,13 +20,15 @@ struct gda_state {
   uint32_t sets = 0;                   // the kernels' queue sets (descriptors in `queues`)
   uint32_t nic_sets = 0;               // sets in `mem` the NIC serves: the kernels', then the host's
   uint32_t slots = 0;
-  uint8_t* mem = nullptr;              // NIC-visible block: rings, CQs, records, scratch, host bounce
+  uint32_t default_sets = 0;           // sets [0, default_sets) serve default contexts; the rest created ones
+  uint32_t bounce_bytes = 0;           // per queue (GIO_GDA_BOUNCE_BYTES)
+  uint8_t* mem = nullptr;              // NIC-visible block: rings, CQs, records, scratch; then the queues' bounce buffers and the host's
   size_t mem_bytes = 0;
   uint8_t* dev = nullptr;              // GPU block: descriptors + per-slot bookkeeping
   size_t dev_bytes = 0;
   uint32_t local_lkey = 0;             // this PE's heap, as its own WQEs name it
   uint32_t local_rkey = 0;             // this PE's heap, as peers' WQEs name it
-  uint32_t scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL;  // the scratch landing words (fetched atomics)
+  uint32_t scratch_lkey = 0;           // the queue block g.mem (scratch words, bounce buffers)
   std::vector<uint32_t> rkeys;         // each PE's heap key
   std::vector<uint64_t> remote_base;   // each PE's heap address in its own process
   mlx5_backend* mlx5 = nullptr;        // a ConnectX drives the queues; nullptr: the softnic does

@@ -7,8 +7,8 @@
 namespace gio {
 
 // Queue memory is split by who reads it. The NIC's part (SQ ring, collapsed CQE, doorbell record
-// and doorbell word, scratch landing words) must be visible to the NIC, i.e. host memory for the
-// softnic. The device's own bookkeeping (slot kinds, holds) and the descriptors stay in GPU memory,
+// and doorbell word, scratch landing words; after every ring, the bounce buffers) must be visible
+// to the NIC, i.e. host memory for the softnic, and is registered whole under the queue key. The device's own bookkeeping (slot kinds, holds) and the descriptors stay in GPU memory,
 // so the posting path never loads across PCIe.
 inline size_t gda_ring_bytes(uint32_t slots) { return ((size_t)slots * (64 + 8) + 128 + 63) / 64 * 64; }
 inline size_t gda_book_bytes(uint32_t slots) { return ((size_t)slots * (4 + 1) + 63) / 64 * 64; }
@@ -25,20 +25,19 @@ inline void gda_queue_place(gio_gda_queue_v1& q, uint8_t* ring, uint8_t* book, u
 }
 
 // Static fields of each operation: everything the device does not have to write per WQE.
-// `q.qpn` must be set. `scratch_lkey` names the scratch landing words: the softnic's any-local key,
-// or on a ConnectX the registration of the queue block.
-inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey,
-                                uint32_t scratch_lkey = GIO_GDA_LKEY_ANY_LOCAL) {
+// `q.qpn` must be set. `lkey` is the heap's key; `queue_lkey` the queue block's (scratch landing
+// words, bounce buffers), which the atomics' templates carry and the device reads back from them.
+inline void gda_build_templates(gio_gda_queue_v1& q, uint32_t lkey, uint32_t rkey, uint32_t queue_lkey) {
   using namespace mlx5;
   struct { int kind; uint8_t opcode, opmod, ds; uint32_t lkey; } t[] = {
       {GIO_GDA_T_PUT, OP_RDMA_WRITE, 0, 3, lkey},
       {GIO_GDA_T_PUT_INLINE, OP_RDMA_WRITE, 0, 3, 0},
       {GIO_GDA_T_GET, OP_RDMA_READ, 0, 3, lkey},
       // Atomic results land in the queue's scratch words, which are outside the heap.
-      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, scratch_lkey},
-      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, scratch_lkey},
-      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, scratch_lkey},
-      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, scratch_lkey},
+      {GIO_GDA_T_FA8, OP_ATOMIC_FA, 0, 4, queue_lkey},
+      {GIO_GDA_T_CS8, OP_ATOMIC_CS, 0, 4, queue_lkey},
+      {GIO_GDA_T_FA4, OP_ATOMIC_MASKED_FA, OPMOD_ATOMIC_4B, 4, queue_lkey},
+      {GIO_GDA_T_CS4, OP_ATOMIC_MASKED_CS, OPMOD_ATOMIC_4B, 4, queue_lkey},
   };
   for (auto& e : t) {
     gio_gda_tmpl_v1& x = q.tmpl[e.kind];

@@ -194,9 +194,8 @@ bool register_memory(runtime& r, gda_state& g, mlx5_backend& b, std::string* why
   in.pgsz_bitmap = 4096;
   if (!(b.umem = mlx5dv_devx_umem_reg_ex(b.ctx, &in)))
     return fail(why, failed("mlx5dv_devx_umem_reg_ex(gda queues)", errno));
-  // The same block as an MR, so WQEs can land fetched results in its scratch words. A ConnectX
-  // has no key for "any local address" (GIO_GDA_LKEY_ANY_LOCAL is the softnic's alone): a local
-  // buffer outside the heap and this block fails on the NIC with a local protection error.
+  // The same block as an MR, so WQEs can land fetched results in its scratch words and read or
+  // write its bounce buffers (the device stages local buffers outside the heap through them).
   if (!(b.queue_mr = ibv_reg_mr(b.pd, g.mem, g.mem_bytes, IBV_ACCESS_LOCAL_WRITE)))
     return fail(why, failed("ibv_reg_mr(gda queues)", errno));
   return true;

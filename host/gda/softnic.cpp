@@ -14,6 +14,10 @@
 
 namespace gio {
 namespace {
+// Most WQEs, and bytes (the turn ends after the WQE that reaches it), one queue gets per pass.
+constexpr unsigned kTurnWqes = 16;
+constexpr uint64_t kTurnBytes = 64 * 1024;
+
 struct platform_io final : softnic_io {
   void copy(void* dst, const void* src, size_t n) override { gpu::nic_copy(dst, src, n); }
   uint64_t amo(void* p, int op, uint64_t v, uint64_t c, size_t size) override { return gpu::nic_amo(p, op, v, c, size); }
@@ -41,8 +45,8 @@ void softnic_run(runtime& r, gda_state& g) {
   for (size_t i = 0; i < nq; ++i) {
     const gio_gda_queue_v1& q = g.host_desc[i];
     const int pe = q.peer;
-    views[i] = softnic_qp_view{q.qpn,        g.local_lkey,  r.heap, r.heap_size, true, g.rkeys[pe], g.remote_base[pe],
-                               r.peers[pe].mapped, r.heap_size};
+    views[i] = softnic_qp_view{q.qpn,       g.local_lkey, r.heap,           r.heap_size,        g.scratch_lkey, g.mem,
+                               g.mem_bytes, g.rkeys[pe],  g.remote_base[pe], r.peers[pe].mapped, r.heap_size};
   }
   unsigned idle = 0;
   alignas(64) uint8_t wqe[64];
@@ -51,7 +55,11 @@ void softnic_run(runtime& r, gda_state& g) {
     for (size_t i = 0; i < nq; ++i) {
       gio_gda_queue_v1& q = g.host_desc[i];
       const uint16_t pi = (uint16_t)mlx5::be32(__atomic_load_n(&q.dbrec[mlx5::SND_DBR], __ATOMIC_ACQUIRE));
-      while ((uint16_t)(pi - (uint16_t)consumed[i]) != 0 && !failed[i]) {
+      // A turn per queue: as a ConnectX schedules its send queues, one queue's burst of large
+      // WQEs must not hold back the others (a private context's quiet would wait for it).
+      uint64_t turn_bytes = 0;
+      for (unsigned turn = 0; turn < kTurnWqes && turn_bytes < kTurnBytes; ++turn) {
+        if ((uint16_t)(pi - (uint16_t)consumed[i]) == 0 || failed[i]) break;
         const uint16_t idx = (uint16_t)consumed[i];
         // Private copy: the executor validates exactly the bytes it then acts on.
         memcpy(wqe, q.sq + (size_t)(consumed[i] & (q.sq_slots - 1)) * mlx5::WQEBB_BYTES, sizeof wqe);
@@ -62,6 +70,7 @@ void softnic_run(runtime& r, gda_state& g) {
                res.opcode, res.syndrome);
         }
         if (res.signalled || res.cqe_opcode == mlx5::CQE_REQ_ERR) write_cqe(q, res, idx);
+        turn_bytes += res.byte_cnt;
         ++consumed[i];
         progress = true;
       }

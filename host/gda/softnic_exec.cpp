@@ -21,12 +21,18 @@ uint8_t* remote(const softnic_qp_view& qp, uint32_t rkey, uint64_t raddr, uint64
   return qp.remote_mapped + (raddr - qp.remote_base);
 }
 
+// [addr, addr+len) inside [base, base+size)? (No sum is formed, so nothing wraps.)
+bool within(uint64_t addr, uint64_t len, const uint8_t* base_p, uint64_t size) {
+  const uint64_t base = (uint64_t)(uintptr_t)base_p;
+  return base_p && addr >= base && addr - base <= size && len <= size - (addr - base);
+}
+
+// Local range under lkey -> its address, or nullptr: the heap key covers the heap, the queue key
+// the queue block, and nothing covers anything else.
 uint8_t* local(const softnic_qp_view& qp, uint32_t lkey, uint64_t addr, uint64_t len) {
-  if (lkey == GIO_GDA_LKEY_ANY_LOCAL && qp.allow_any_local) return (uint8_t*)(uintptr_t)addr;
-  if (lkey != qp.local_lkey || !qp.local_base) return nullptr;
-  const uint64_t base = (uint64_t)(uintptr_t)qp.local_base;
-  if (addr < base || addr - base > qp.local_size || len > qp.local_size - (addr - base)) return nullptr;
-  return (uint8_t*)(uintptr_t)addr;
+  const bool ok = (lkey == qp.local_lkey && within(addr, len, qp.local_base, qp.local_size)) ||
+                  (lkey == qp.queue_lkey && within(addr, len, qp.queue_base, qp.queue_size));
+  return ok ? (uint8_t*)(uintptr_t)addr : nullptr;
 }
 
 uint64_t rd64(const uint8_t* p) {

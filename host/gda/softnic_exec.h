@@ -7,14 +7,18 @@
 
 namespace gio {
 
-// What one QP may touch: the local heap registration (lkey), optionally any local address
-// (GIO_GDA_LKEY_ANY_LOCAL), and the peer's heap registration (rkey) as mapped in this process.
+// What one QP may touch, as a ConnectX's memory registrations would allow: the local heap
+// (local_lkey), the queue block with its scratch words and bounce buffers (queue_lkey), and the
+// peer's heap (remote_rkey) as mapped in this process. Each key covers its own region only; any
+// other local address is a local protection error.
 struct softnic_qp_view {
   uint32_t qpn;
   uint32_t local_lkey;
   uint8_t* local_base;
   uint64_t local_size;
-  bool allow_any_local;
+  uint32_t queue_lkey;
+  uint8_t* queue_base;
+  uint64_t queue_size;
   uint32_t remote_rkey;
   uint64_t remote_base;      // raddr of the peer heap's first byte
   uint8_t* remote_mapped;    // the same bytes as mapped here

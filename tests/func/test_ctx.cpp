@@ -285,3 +285,158 @@ TEST(HostCtx, PoolExhaustsAtNumContexts) {
   EXPECT_EQ(shmem_ctx_create(0, &again), 0);
   shmem_ctx_destroy(again);
 }
+
+// ---- queue sets and fence ownership (gda) -----------------------------------------------------
+
+namespace {
+bool over_gda() { return std::string(shmemx_transport_name(next_pe())) == "gda"; }
+
+// Work-group x (its default context) leaves an operation that cannot complete for now: it holds
+// the fetched result of a WQE in slot s of its queue, wraps the queue, and posts once more into slot
+// s, so that post waits (reserved, unpublished) until the result is released. Work-group 0 then puts
+// and quiets through its private context, to the same PE. It must finish while x is still stuck:
+// on a queue shared with x, its WQE could not be published before x's. x's second thread releases
+// the result once work-group 0 is done, or after kReleaseAfterNs, so a failing run ends.
+const unsigned long long kReleaseAfterNs = 5000000000ull;
+
+struct stuck_probe {
+  unsigned long long xq;      // x's queue
+  unsigned long long held;    // the WQE whose fetched result x holds
+  unsigned released_first;    // 1: the release came before work-group 0 finished (the failure)
+  unsigned done;
+};
+
+__global__ void private_ctx_kernel(const shmem_ctx_t* ctxp, const uint64_t* word, uint8_t* dst, const uint8_t* src,
+                                   int* flags, stuck_probe* out, int pe) {
+  namespace gda = gio::dev::gda;
+  const shmem_ctx_t ctx = *ctxp;
+  const unsigned x = ctx->index;  // the default set the old code shared with this context
+  volatile stuck_probe* o = out;
+  if (blockIdx.x == x && threadIdx.x < 2) {
+    gio_gda_queue_v1* q = gda::queue(GIO_DSTATE, nullptr, pe);
+    if (threadIdx.x == 0) {
+      shmem_quiet();
+      gda::wqe_args a{gda::raddr(GIO_DSTATE, q, word), 0, 8, gda::queue_lkey(q), 0, 0};
+      const uint64_t held = gda::post("private_ctx_kernel", q, GIO_GDA_T_GET, a, true);
+      o->xq = (unsigned long long)(uintptr_t)q;
+      o->held = held;
+      __threadfence();
+      atomicExch(&flags[2], 1);
+      for (uint32_t k = 1; k < q->sq_slots; ++k) shmem_uint64_p((uint64_t*)dst, k, pe);  // inline, into the wrap
+      __threadfence();
+      atomicExch(&flags[0], 1);
+      shmem_uint64_p((uint64_t*)dst, 0, pe);  // slot `held` again: waits for the release
+      shmem_quiet();
+    } else {
+      shmem_int_wait_until(&flags[2], SHMEM_CMP_GE, 1);
+      const uint64_t held = o->held;
+      const unsigned long long t0 = gio::plat::clock_ns();
+      while (!gio::plat::atomic_load_acquire(&flags[1]) && gio::plat::clock_ns() - t0 < kReleaseAfterNs)
+        gio::plat::relax();
+      if (!gio::plat::atomic_load_acquire(&flags[1])) o->released_first = 1;
+      __threadfence();
+      atomicExch(&flags[3], 1);
+      gda::wait_done("private_ctx_kernel", q, held);
+      gda::take_result(q, held);
+    }
+  } else if (blockIdx.x == 0 && threadIdx.x == 0) {
+    shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, 1);
+    gio_gda_queue_v1* q = (gio_gda_queue_v1*)(uintptr_t)o->xq;
+    // x has reserved its stuck WQE.
+    while (gio::plat::atomic_load_acquire(&q->reserved) <= o->held + q->sq_slots) gio::plat::relax();
+    shmem_ctx_putmem(ctx, dst + 64, src, 64, pe);  // a WQE reading the heap (not inline)
+    shmem_ctx_quiet(ctx);
+    o->done = 1;
+    __threadfence();
+    atomicExch(&flags[1], 1);
+  }
+}
+}  // namespace
+
+TEST(DeviceCtx, PrivateContextDoesNotWaitForOtherWorkGroups) {
+  if (!over_gda()) GTEST_SKIP() << "queue sets exist over gda only";
+  dbuf<shmem_ctx_t> d_ctx(1);
+  created c = create_in(1, d_ctx);
+  ASSERT_EQ(c.rcs[0], 0);
+  sym<uint64_t> word(1);
+  sym<uint8_t> dst(128), src(64);
+  sym<int> flags(4);
+  dbuf<stuck_probe> probe(1);
+  shmem_barrier_all();
+  // One work-group per possible context index, so the colliding one (index) exists.
+  hipLaunchKernelGGL(private_ctx_kernel, dim3((unsigned)pool_size() + 1), dim3(kBlock), 0, 0, d_ctx.get(),
+                     word.get(), dst.get(), src.get(), flags.get(), probe.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const stuck_probe p = probe.read()[0];
+  EXPECT_EQ(p.done, 1u);
+  EXPECT_EQ(p.released_first, 0u) << "the private context's put and quiet waited for another work-group's "
+                                     "operation on its default context";
+  hipLaunchKernelGGL(destroy_kernel, dim3(1), dim3(kBlock), 0, 0, d_ctx.get());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+}
+
+namespace {
+// Each work-group's default queue to `pe`, so the test can pick two that share one.
+__global__ void default_queue_kernel(unsigned long long* q, int pe) {
+  if (threadIdx.x == 0) q[blockIdx.x] = (unsigned long long)(uintptr_t)gio::dev::gda::queue(GIO_DSTATE, nullptr, pe);
+}
+
+// The fence-mode bits of the WQE this thread posted last on q (nobody else posts on q meanwhile).
+__device__ unsigned last_fence_bits(gio_gda_queue_v1* q) {
+  const unsigned long long idx = gio::plat::atomic_load_acquire(&q->reserved) - 1;
+  const uint8_t* w = q->sq + (size_t)(idx & (q->sq_slots - 1)) * gio::mlx5::WQEBB_BYTES;
+  return *(volatile const uint8_t*)&((const gio::mlx5::ctrl_seg*)w)->fm_ce_se & 0xe0u;
+}
+
+// Work-groups a and b share their default queue set. a puts, fences, and lets b put; then a puts
+// again. Only a's second WQE may carry the fence: b never called shmem_fence.
+__global__ void fence_owner_kernel(unsigned a, unsigned b, uint8_t* dst, const uint8_t* src, int* flags,
+                                   unsigned* bits, int pe) {
+  if (threadIdx.x != 0 || (blockIdx.x != a && blockIdx.x != b)) return;
+  gio_gda_queue_v1* q = gio::dev::gda::queue(GIO_DSTATE, nullptr, pe);
+  shmem_quiet();  // nothing of an earlier kernel is pending
+  if (blockIdx.x == a) {
+    shmem_putmem(dst, src, 64, pe);
+    shmem_fence();
+    __threadfence();
+    atomicExch(&flags[0], 1);
+    shmem_int_wait_until(&flags[1], SHMEM_CMP_GE, 1);
+    shmem_putmem(dst + 64, src, 64, pe);
+    bits[0] = last_fence_bits(q);
+  } else {
+    shmem_int_wait_until(&flags[0], SHMEM_CMP_GE, 1);
+    shmem_putmem(dst + 128, src, 64, pe);
+    bits[1] = last_fence_bits(q);
+    __threadfence();
+    atomicExch(&flags[1], 1);
+  }
+  shmem_quiet();
+}
+}  // namespace
+
+TEST(DeviceCtx, FenceBelongsToTheCallingContext) {
+  if (!over_gda()) GTEST_SKIP() << "fence modes exist over gda only";
+  const unsigned groups = 2 * ((unsigned)pool_size() + 1) + 1;  // more than the default sets: two share
+  dbuf<unsigned long long> d_q(groups);
+  hipLaunchKernelGGL(default_queue_kernel, dim3(groups), dim3(kBlock), 0, 0, d_q.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const std::vector<unsigned long long> qs = d_q.read();
+  unsigned a = 0, b = 0;
+  for (unsigned j = 1; j < groups && !b; ++j)
+    if (qs[j] == qs[0]) b = j;
+  ASSERT_NE(b, 0u) << "no two of " << groups << " work-groups share a default queue";
+  sym<uint8_t> dst(192), src(64);
+  sym<int> flags(2);
+  dbuf<unsigned> bits(2);
+  bits.fill_bytes(0x5a);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(fence_owner_kernel, dim3(b + 1), dim3(kBlock), 0, 0, a, b, dst.get(), src.get(), flags.get(),
+                     bits.get(), next_pe());
+  ASSERT_TRUE(synced());
+  const std::vector<unsigned> got = bits.read();
+  EXPECT_EQ(got[0], (unsigned)gio::mlx5::FM_SMALL_AND_FENCE)
+      << "work-group " << a << "'s first WQE after its shmem_fence carries no fence";
+  EXPECT_EQ(got[1], 0u) << "work-group " << b << " (same queue set, no shmem_fence) posted a fenced WQE";
+  shmem_barrier_all();
+}

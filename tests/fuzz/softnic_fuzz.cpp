@@ -1,9 +1,10 @@
 // libFuzzer target for the softnic's WQE executor: arbitrary 64-byte WQEs against two small fake
-// heaps, with allow_any_local off (the fuzzer must not be handed a key to all of memory). It traps
-// on any write or atomic outside the heaps and on an error result that moved a byte; ASan and
-// UBSan catch out-of-bounds reads of the WQE or the heaps. Built and run by tests/fuzz/run.sh.
+// heaps and a fake queue block, each under its own key (no key reaches anything else). It traps
+// on any write or atomic outside them and on an error result that moved a byte; ASan and UBSan
+// catch out-of-bounds reads of the WQE or the regions. Built and run by tests/fuzz/run.sh.
 //
-// Input: [0, 64) the WQE (zero-padded), [64] flags, [65, 67) expect_idx (little-endian).
+// Input: [0, 64) the WQE (zero-padded), [64] flags, [65, 67) expect_idx (little-endian), [67]
+// more flags (bit 0: bits 3 and 4 below name the queue block and its key instead of the heap).
 // Random bytes almost never name the QP, its keys or a heap address, so the flags let the fuzzer
 // patch those fields in and reach the success paths:
 //   bit 0: expect the WQE's own index      bit 1: the QP's qpn is the WQE's
@@ -65,16 +66,19 @@ void write_seeds(const char* dir) {
       rw(OP_RDMA_WRITE, 3, 250, 8, 0),     // crosses the end
   };
   int n = 0;
-  for (const wqe& w : seeds) {
-    uint8_t in[67];
-    memcpy(in, w.b, 64);
-    in[64] = 0x3f;  // match QP, keys and both heaps
-    in[65] = 3;
-    in[66] = 0;
-    const std::string path = std::string(dir) + "/seed" + std::to_string(n++);
-    FILE* f = fopen(path.c_str(), "wb");
-    if (!f || fwrite(in, 1, sizeof in, f) != sizeof in) fail("cannot write a seed");
-    fclose(f);
+  for (int side = 0; side < 2; ++side) {
+    for (const wqe& w : seeds) {
+      uint8_t in[68];
+      memcpy(in, w.b, 64);
+      in[64] = 0x3f;  // match QP, keys and both heaps
+      in[65] = 3;
+      in[66] = 0;
+      in[67] = (uint8_t)side;  // the local side in the heap, or in the queue block
+      const std::string path = std::string(dir) + "/seed" + std::to_string(n++);
+      FILE* f = fopen(path.c_str(), "wb");
+      if (!f || fwrite(in, 1, sizeof in, f) != sizeof in) fail("cannot write a seed");
+      fclose(f);
+    }
   }
 }
 }  // namespace
@@ -105,11 +109,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (flags & 1) expect = ctrl_wqe_idx((const ctrl_seg*)w);
   if (flags & 2) qp.qpn = ctrl_qpn((const ctrl_seg*)w);
   if (flags & 4) qp.remote_rkey = ld32(w + 24);
-  if (flags & 8) qp.local_lkey = ld32(w + lkey_at);
-  if (flags & 16) st64(w + laddr_at, h.laddr(0) + ld64(w + laddr_at));
+  const bool queue_side = size > 67 && (data[67] & 1);
+  if (flags & 8) (queue_side ? qp.queue_lkey : qp.local_lkey) = ld32(w + lkey_at);
+  if (flags & 16) st64(w + laddr_at, (queue_side ? h.qaddr(0) : h.laddr(0)) + ld64(w + laddr_at));
   if (flags & 32) st64(w + 16, h.remote_base + ld64(w + 16));
 
-  const std::vector<uint8_t> local0 = h.local, remote0 = h.remote;
+  const std::vector<uint8_t> local0 = h.local, queue0 = h.queue, remote0 = h.remote;
   const gio::softnic_result r = gio::softnic_execute(qp, w, expect, io);
 
   if (io.stray) fail("a write or atomic fell outside both heaps");
@@ -118,14 +123,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (r.opcode != opcode) fail("the result names another opcode");
   if (r.cqe_opcode == CQE_REQ_ERR) {
     if (!io.writes.empty() || io.amos) fail("an error result wrote memory");
-    if (h.local != local0 || h.remote != remote0) fail("an error result changed a heap");
+    if (h.local != local0 || h.queue != queue0 || h.remote != remote0) fail("an error result changed a heap");
     if (!r.signalled) fail("an error result is not signalled");
   } else if (r.cqe_opcode == CQE_REQ) {
     // What a successful WQE may have written: its byte count, plus the fetched value of an atomic.
     const size_t most = is_atomic(opcode) ? 2 * (size_t)r.byte_cnt : r.byte_cnt;
     if (io.bytes_written() > most) fail("a WQE wrote more than its byte count");
     if (is_atomic(opcode) && io.amos != 1) fail("an atomic did not run exactly once");
-    if (opcode == OP_RDMA_WRITE && h.local != local0) fail("a WRITE changed the local heap");
+    if (opcode == OP_RDMA_WRITE && (h.local != local0 || h.queue != queue0)) fail("a WRITE changed local memory");
     if (opcode == OP_RDMA_READ && h.remote != remote0) fail("a READ changed the remote heap");
   } else {
     fail("the CQE opcode is neither REQ nor REQ_ERR");

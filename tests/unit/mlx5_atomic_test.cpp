@@ -56,7 +56,7 @@ TEST(Mlx5Atomic, TakeResultDecodesByTemplate) {
   uint8_t* m = (uint8_t*)mem.data();
   gio_gda_queue_v1 q{};
   gio::gda_queue_place(q, m, m + gio::gda_ring_bytes(slots), slots);
-  gio::gda_build_templates(q, 1, 2);
+  gio::gda_build_templates(q, 1, 2, 3);
   for (uint8_t mode : {0, 1}) {
     for (int k = GIO_GDA_T_FA8; k < GIO_GDA_T_COUNT; ++k) {
       const uint32_t bytes = k == GIO_GDA_T_FA4 || k == GIO_GDA_T_CS4 ? 4 : 8;
@@ -74,7 +74,7 @@ TEST(Mlx5Atomic, TakeResultDecodesByTemplate) {
     EXPECT_EQ(gio::dev::gda::take_result(&q, idx), 0x0807060504030201ull);
   }
   // The softnic's queues: templates as built, host order.
-  gio::gda_build_templates(q, 1, 2);
+  gio::gda_build_templates(q, 1, 2, 3);
   for (int k = GIO_GDA_T_FA8; k < GIO_GDA_T_COUNT; ++k) EXPECT_EQ(q.tmpl[k].reply_order, REPLY_HOST_ORDER);
   q.scratch[3] = 42;
   EXPECT_EQ(gio::dev::gda::take_result(&q, 3, GIO_GDA_T_FA8), 42u);

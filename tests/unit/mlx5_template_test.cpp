@@ -17,7 +17,7 @@
 
 namespace {
 using gio::dev::gda::wqe_args;
-constexpr uint32_t kQpn = 0x1234a5, kLkey = 0x47000101, kRkey = 0x47000201;
+constexpr uint32_t kQpn = 0x1234a5, kLkey = 0x47000101, kRkey = 0x47000201, kQkey = 0x51000102;
 
 struct test_queue {
   std::vector<uint64_t> mem;  // zeroed, as gpu::queue_alloc hands it out
@@ -27,7 +27,7 @@ struct test_queue {
     gio::gda_queue_place(q, m, m + gio::gda_ring_bytes(slots), slots);
     q.qpn = kQpn;
     q.remote_base = 0x7f0000000000ull;
-    gio::gda_build_templates(q, kLkey, kRkey);
+    gio::gda_build_templates(q, kLkey, kRkey, kQkey);
     gio::gda_prefill_slots(q);
   }
   uint8_t* slot(uint64_t idx) { return q.sq + (idx & (q.sq_slots - 1)) * 64; }
@@ -69,7 +69,7 @@ size_t reference_wqe(const test_queue& t, const op& o, uint64_t idx, uint8_t w[6
       auto* at = (mlx5_wqe_atomic_seg*)(w + 32);
       at->swap_add = htobe64(o.a.swap_add);
       at->compare = htobe64(o.a.compare);
-      mlx5dv_set_data_seg((mlx5_wqe_data_seg*)(w + 48), 8, o.a.lkey ? lkey : GIO_GDA_LKEY_ANY_LOCAL,
+      mlx5dv_set_data_seg((mlx5_wqe_data_seg*)(w + 48), 8, o.a.lkey ? lkey : kQkey,
                           (uintptr_t)scratch);
       return 64;
     }
@@ -110,10 +110,11 @@ enum build { BUILD_TEMPLATE, BUILD_FULL, BUILD_DEDICATED };
 template <int BUILD>
 uint64_t post(test_queue& t, const op& o) {
   t.q.completed = t.q.reserved;  // the NIC has retired everything: no back-pressure wait
-  t.q.fence_next = o.fence;
-  if (BUILD == BUILD_FULL) return gio::bench::post_full("mlx5_template_test", &t.q, o.kind, o.a);
-  if (BUILD == BUILD_DEDICATED) return gio::bench::post_dedicated_put("mlx5_template_test", &t.q, o.a);
-  return gio::dev::gda::post("mlx5_template_test", &t.q, o.kind, o.a);
+  wqe_args a = o.a;
+  a.fence = o.fence;
+  if (BUILD == BUILD_FULL) return gio::bench::post_full("mlx5_template_test", &t.q, o.kind, a);
+  if (BUILD == BUILD_DEDICATED) return gio::bench::post_dedicated_put("mlx5_template_test", &t.q, a);
+  return gio::dev::gda::post("mlx5_template_test", &t.q, o.kind, a);
 }
 
 void check_doorbell(const test_queue& t, uint64_t idx, const uint8_t* w) {
@@ -212,45 +213,82 @@ TEST(Mlx5Template, DedicatedPutQueueMatchesAFullBuild) {
   }
 }
 
-// Local keys: a buffer outside the symmetric heap is addressable only through the softnic's
-// any-local key. Queues built with a real scratch key (a ConnectX) refuse it before posting.
+// Local keys: a buffer outside the symmetric heap is not registered with the NIC (a ConnectX has
+// no key for arbitrary memory, and the softnic behaves the same). A put from one travels inline
+// when it fits, else through the queue's bounce buffer under the queue block's key.
 namespace {
 struct keyed_queue {
   std::vector<uint8_t> heap = std::vector<uint8_t>(1 << 16);
+  std::vector<uint8_t> bounce;
   test_queue t{8};
   gio_device_state_v1 st{};
-  explicit keyed_queue(uint32_t scratch_lkey) {
-    gio::gda_build_templates(t.q, kLkey, kRkey, scratch_lkey);
-    gio::gda_prefill_slots(t.q);
+  explicit keyed_queue(uint32_t bounce_bytes) : bounce(bounce_bytes) {
+    t.q.bounce = bounce_bytes ? bounce.data() : nullptr;
+    t.q.bounce_bytes = bounce_bytes;
     st.heap_base = heap.data();
     st.heap_size = heap.size();
     st.n_pes = 1;
     st.gda_sets = 1;
+    st.gda_default_sets = 1;
     st.gda_queues = &t.q;
   }
+  const mlx5_wqe_data_seg* data(uint64_t idx) { return (const mlx5_wqe_data_seg*)(t.slot(idx) + 32); }
 };
 }  // namespace
 
-TEST(GdaLocalKeys, SoftnicTakesNonHeapBuffersWithTheAnyLocalKey) {
-  keyed_queue k(GIO_GDA_LKEY_ANY_LOCAL);
-  std::vector<uint8_t> outside(4096);
-  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED, outside.data(), 4096, 0,
-                     true);
-  const auto* d = (const mlx5_wqe_data_seg*)(k.t.slot(0) + 32);
-  EXPECT_EQ(be32toh(d->lkey), GIO_GDA_LKEY_ANY_LOCAL);
-  EXPECT_EQ(be64toh(d->addr), (uint64_t)(uintptr_t)outside.data());
-  // A source inside the heap keeps the heap's key.
-  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED, k.heap.data() + 8192, 4096,
-                     0, true);
-  EXPECT_EQ(be32toh(((const mlx5_wqe_data_seg*)(k.t.slot(1) + 32))->lkey), kLkey);
+TEST(GdaLocalKeys, NonHeapPutsBounceUnderTheQueueKey) {
+  keyed_queue k(256);
+  uint8_t* dst = k.heap.data() + GIO_HEAP_RESERVED;
+  std::vector<uint8_t> outside(100);
+  for (size_t i = 0; i < outside.size(); ++i) outside[i] = (uint8_t)(i * 5 + 1);
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, dst, outside.data(), outside.size(), 0, true);
+  ASSERT_EQ(k.t.q.reserved, 1u);
+  EXPECT_EQ(be32toh(k.data(0)->lkey), kQkey) << "the bounce buffer is under the queue block's key";
+  EXPECT_EQ(be64toh(k.data(0)->addr), (uint64_t)(uintptr_t)k.bounce.data());
+  EXPECT_EQ(be32toh(k.data(0)->byte_count), 100u);
+  EXPECT_EQ(0, memcmp(k.bounce.data(), outside.data(), outside.size())) << "staged before the doorbell";
+  EXPECT_EQ(k.t.q.bounce_used[0], 1u) << "half 0 is busy until WQE 0 completes";
+  EXPECT_EQ(k.t.q.bounce_lock, 0u) << "released";
+  outside.assign(outside.size(), 0);  // _nbi: the source is free already
+  EXPECT_NE(0, memcmp(k.bounce.data(), outside.data(), outside.size()));
+  // Small ones travel inline; a source inside the heap keeps the heap's key and address.
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, dst, outside.data(), GIO_GDA_INLINE_MAX, 0, true);
+  EXPECT_EQ(be32toh(*(const uint32_t*)(k.t.slot(1) + 32)), GIO_GDA_INLINE_MAX | MLX5_INLINE_SEG);
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, dst, k.heap.data() + 8192, 4096, 0, true);
+  EXPECT_EQ(be32toh(k.data(2)->lkey), kLkey);
+  EXPECT_EQ(be64toh(k.data(2)->addr), (uint64_t)(uintptr_t)(k.heap.data() + 8192));
 }
 
-TEST(GdaLocalKeysDeathTest, ConnectXRefusesNonHeapBuffersBeforePosting) {
-  keyed_queue k(0x00c0ffeeu);  // a registered scratch key: the queues belong to a ConnectX
+// A put larger than a half goes in chunks that alternate halves; a half is refilled only after the
+// WQE that read it completed.
+TEST(GdaLocalKeys, LargeNonHeapPutsChunkThroughBothHalves) {
+  keyed_queue k(256);
+  std::vector<uint8_t> outside(300);
+  for (size_t i = 0; i < outside.size(); ++i) outside[i] = (uint8_t)(i * 3 + 7);
+  // The collapsed CQE reports WQE 1 done (and so WQE 0): refilling half 0 for the third chunk
+  // waits for WQE 0, which poll() then finds complete.
+  k.t.q.cq->wqe_counter = htobe16(1);
+  gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED, outside.data(), 300, 0, true);
+  ASSERT_EQ(k.t.q.reserved, 3u);
+  const uint64_t b0 = (uint64_t)(uintptr_t)k.bounce.data(), b1 = b0 + 128;
+  EXPECT_EQ(be64toh(k.data(0)->addr), b0);
+  EXPECT_EQ(be64toh(k.data(1)->addr), b1);
+  EXPECT_EQ(be64toh(k.data(2)->addr), b0);
+  EXPECT_EQ(be32toh(k.data(0)->byte_count), 128u);
+  EXPECT_EQ(be32toh(k.data(2)->byte_count), 44u);
+  EXPECT_EQ(0, memcmp(k.bounce.data(), outside.data() + 256, 44)) << "the third chunk refilled half 0";
+  EXPECT_EQ(0, memcmp(k.bounce.data() + 128, outside.data() + 128, 128));
+  EXPECT_EQ(k.t.q.bounce_used[0], 3u);
+  EXPECT_EQ(k.t.q.bounce_used[1], 2u);
+}
+
+TEST(GdaLocalKeysDeathTest, NoBounceBufferIsAClearError) {
+  keyed_queue k(0);  // GIO_GDA_BOUNCE_BYTES=0
   std::vector<uint8_t> outside(4096);
   EXPECT_EXIT(gio::dev::gda::put("shmem_putmem_nbi", k.st, nullptr, k.heap.data() + GIO_HEAP_RESERVED,
                                  outside.data(), 4096, 0, true),
               ::testing::ExitedWithCode(GIO_EXIT_CODE),
-              "shmem_putmem_nbi on PE 0 .*outside the symmetric heap: a ConnectX can only read or write registered");
+              "shmem_putmem_nbi on PE 0 .*local buffer 0x[0-9a-f]+ \\(4096 bytes, for PE 0\\) is outside the symmetric "
+              "heap, too large to travel inline .*GIO_GDA_BOUNCE_BYTES=0");
   EXPECT_EQ(k.t.q.reserved, 0u) << "nothing was posted";
 }

@@ -28,7 +28,7 @@ class SoftnicExec : public ::testing::Test {
   }
   // An error CQE with `synd`, and not one byte moved anywhere.
   void expect_refused(const wqe& w, uint8_t synd, uint16_t expect_idx = 0) {
-    const std::vector<uint8_t> local0 = h.local, remote0 = h.remote;
+    const std::vector<uint8_t> local0 = h.local, queue0 = h.queue, remote0 = h.remote;
     const softnic_result r = run(w, expect_idx);
     EXPECT_EQ(r.cqe_opcode, CQE_REQ_ERR);
     EXPECT_EQ(r.syndrome, synd) << "syndrome 0x" << std::hex << (int)r.syndrome;
@@ -38,6 +38,7 @@ class SoftnicExec : public ::testing::Test {
                                    << (io.writes.empty() ? 0 : io.writes[0].at);
     EXPECT_EQ(io.amos, 0);
     EXPECT_TRUE(h.local == local0) << "local heap changed";
+    EXPECT_TRUE(h.queue == queue0) << "queue block changed";
     EXPECT_TRUE(h.remote == remote0) << "remote heap changed";
   }
   void expect_ok(const softnic_result& r, uint8_t opcode, uint32_t bytes) {
@@ -172,10 +173,7 @@ TEST_F(SoftnicExec, RemoteOutOfBoundsIsRemoteAccessAndWritesNothing) {
   expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0) - 1, 2, h.laddr(0)), SYND_REMOTE_ACCESS);       // below the base
   expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(kHeap + 4096), 8, h.laddr(0)), SYND_REMOTE_ACCESS);
   expect_refused(rw(OP_RDMA_READ, 0, h.raddr(8), 0xffffffffu, h.laddr(0)), SYND_LOCAL_PROT);      // local side first
-  qp.allow_any_local = true;  // so the remote check is the one that fails
-  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(8), 0xfffffff0u, h.laddr(0), kRkey, GIO_GDA_LKEY_ANY_LOCAL),
-                 SYND_REMOTE_ACCESS);
-  qp.allow_any_local = false;
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(8), kHeap, h.laddr(0)), SYND_REMOTE_ACCESS);  // local fits, remote not
   // raddr + len wraps past 2^64: must not pass as a small range.
   expect_refused(rw(OP_RDMA_WRITE, 0, ~0ull - 3, 64, h.laddr(0)), SYND_REMOTE_ACCESS);
   const uint8_t p[28] = {};
@@ -207,24 +205,55 @@ TEST_F(SoftnicExec, BadLkeyOrLocalOutOfBoundsIsLocalProt) {
   expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(kHeap - 4)), SYND_LOCAL_PROT);
   expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.laddr(0) - 8), SYND_LOCAL_PROT);
   expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, ~0ull - 3), SYND_LOCAL_PROT);
-  // The softnic's any-local key is refused unless the QP allows it.
-  uint64_t outside = 0;
-  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, (uintptr_t)&outside, kRkey, GIO_GDA_LKEY_ANY_LOCAL),
-                 SYND_LOCAL_PROT);
   // An atomic whose result buffer is invalid must not perform the atomic either.
   expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, h.laddr(0), 8, kRkey, kLkey ^ 1), SYND_LOCAL_PROT);
   expect_refused(amo(OP_ATOMIC_CS, 0, h.raddr(0), 1, 0, h.laddr(kHeap - 4)), SYND_LOCAL_PROT);
   expect_refused(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(0), 1, 0, h.laddr(kHeap - 2), 4), SYND_LOCAL_PROT);
 }
 
-TEST_F(SoftnicExec, AnyLocalKeyWorksWhenAllowed) {
-  qp.allow_any_local = true;
-  uint64_t outside = 0;
-  io.also = {(uintptr_t)&outside, sizeof outside};
-  const uint64_t want = remote_at<uint64_t>(24);
-  expect_ok(run(rw(OP_RDMA_READ, 0, h.raddr(24), 8, (uintptr_t)&outside, kRkey, GIO_GDA_LKEY_ANY_LOCAL)),
-            OP_RDMA_READ, 8);
-  EXPECT_EQ(outside, want);
+// The queue block's key reaches the queue block (scratch words, bounce buffers): reads land there,
+// writes and atomics' results come from and go there.
+TEST_F(SoftnicExec, QueueKeyCoversTheQueueBlock) {
+  const std::vector<uint8_t> queue0 = h.queue, remote0 = h.remote;
+  expect_ok(run(rw(OP_RDMA_READ, 0, h.raddr(24), 100, h.qaddr(16), kRkey, kQkey)), OP_RDMA_READ, 100);
+  EXPECT_EQ(0, memcmp(h.queue.data() + 16, remote0.data() + 24, 100));
+  EXPECT_EQ(0, memcmp(h.queue.data(), queue0.data(), 16));
+  EXPECT_EQ(0, memcmp(h.queue.data() + 116, queue0.data() + 116, h.queue.size() - 116));
+  expect_ok(run(rw(OP_RDMA_WRITE, 1, h.raddr(512), h.queue.size(), h.qaddr(0), kRkey, kQkey), 1), OP_RDMA_WRITE,
+            (uint32_t)h.queue.size());
+  EXPECT_EQ(0, memcmp(h.remote.data() + 512, h.queue.data(), h.queue.size()));
+  set_remote<uint64_t>(64, 5);
+  expect_ok(run(amo(OP_ATOMIC_FA, 2, h.raddr(64), 1, 0, h.qaddr(8), 8, kRkey, kQkey), 2), OP_ATOMIC_FA, 8);
+  uint64_t fetched;
+  memcpy(&fetched, h.queue.data() + 8, 8);
+  EXPECT_EQ(fetched, 5u);
+}
+
+// Each key covers its own region and nothing else: an address the key does not cover (the other
+// region, memory outside both, a range running off the end) is a local protection error, with
+// nothing read or written. The softnic once took a process-wide "any local" key (0x00a11000) and
+// copied from whatever address a WQE named (a GPU shared-memory window crashed it); no such key
+// exists any more.
+TEST_F(SoftnicExec, NoKeyReachesMemoryOutsideItsRegion) {
+  uint8_t outside[64] = {};
+  const uint64_t o = (uint64_t)(uintptr_t)outside;
+  for (uint32_t key : {kLkey, kQkey, 0x00a11000u, 0u}) {
+    SCOPED_TRACE(::testing::Message() << "lkey 0x" << std::hex << key);
+    expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 64, o, kRkey, key), SYND_LOCAL_PROT);
+    expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 64, o, kRkey, key), SYND_LOCAL_PROT);
+    expect_refused(amo(OP_ATOMIC_FA, 0, h.raddr(0), 1, 0, o, 8, kRkey, key), SYND_LOCAL_PROT);
+  }
+  // The heap key does not reach the queue block, nor the queue key the heap.
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 8, h.qaddr(0), kRkey, kLkey), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), kRkey, kQkey), SYND_LOCAL_PROT);
+  expect_refused(amo(OP_ATOMIC_CS, 0, h.raddr(0), 1, 0, h.laddr(0), 8, kRkey, kQkey), SYND_LOCAL_PROT);
+  // Ranges that start inside the queue block and run past it, or wrap.
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 9, h.qaddr(h.queue.size() - 8), kRkey, kQkey), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.qaddr(0) - 1, kRkey, kQkey), SYND_LOCAL_PROT);
+  expect_refused(rw(OP_RDMA_READ, 0, h.raddr(0), 0xffffffffu, h.qaddr(8), kRkey, kQkey), SYND_LOCAL_PROT);
+  expect_refused(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(0), 1, 0, h.qaddr(h.queue.size() - 2), 4, kRkey, kQkey),
+                 SYND_LOCAL_PROT);
+  for (uint8_t b : outside) EXPECT_EQ(b, 0) << "memory outside every region was written";
 }
 
 TEST_F(SoftnicExec, WrongIndexOrQpnIsLocalQpOp) {

@@ -1,5 +1,5 @@
 // WQE builders and fake memory for the softnic's WQE executor (host/gda/softnic_exec.h), shared by the unit test
-// and the libFuzzer target: two heaps as plain byte vectors, and an io that performs copies and
+// and the libFuzzer target: two heaps and a queue block as plain byte vectors, and an io that performs copies and
 // atomics only inside them, recording every write and flagging any that would land elsewhere.
 #pragma once
 #include <cstdint>
@@ -12,19 +12,22 @@
 
 namespace gio_test {
 
+// The local heap, the queue block (scratch words, bounce buffers) and the peer's heap.
 struct fake_heaps {
-  std::vector<uint8_t> local, remote;
+  std::vector<uint8_t> local, queue, remote;
   uint64_t remote_base;  // raddr of remote[0] as the peer's NIC sees it
-  fake_heaps(size_t local_bytes, size_t remote_bytes, uint64_t rbase)
-      : local(local_bytes), remote(remote_bytes), remote_base(rbase) {
+  fake_heaps(size_t local_bytes, size_t remote_bytes, uint64_t rbase, size_t queue_bytes = 256)
+      : local(local_bytes), queue(queue_bytes), remote(remote_bytes), remote_base(rbase) {
     for (size_t i = 0; i < local.size(); ++i) local[i] = (uint8_t)(i * 7 + 1);
+    for (size_t i = 0; i < queue.size(); ++i) queue[i] = (uint8_t)(i * 11 + 3);
     for (size_t i = 0; i < remote.size(); ++i) remote[i] = (uint8_t)(i * 13 + 5);
   }
-  gio::softnic_qp_view view(uint32_t qpn, uint32_t lkey, uint32_t rkey) {
-    return gio::softnic_qp_view{qpn,  lkey,        local.data(),  local.size(), false,
+  gio::softnic_qp_view view(uint32_t qpn, uint32_t lkey, uint32_t rkey, uint32_t qkey = 0x3333) {
+    return gio::softnic_qp_view{qpn,  lkey,        local.data(),  local.size(), qkey, queue.data(), queue.size(),
                                 rkey, remote_base, remote.data(), remote.size()};
   }
   uint64_t laddr(size_t off) const { return (uint64_t)(uintptr_t)local.data() + off; }
+  uint64_t qaddr(size_t off) const { return (uint64_t)(uintptr_t)queue.data() + off; }
   uint64_t raddr(size_t off) const { return remote_base + off; }
 };
 
@@ -42,14 +45,14 @@ struct fake_io final : gio::softnic_io {
   bool bad_amo = false;    // an atomic with an unknown op, size or alignment
   int amos = 0;
 
-  write_range also{0, 0};      // one more writable range (a buffer reached through the any-local key)
   write_range readable{0, 0};  // one more readable range (the WQE, for inline payloads)
 
   static bool in(uintptr_t a, size_t n, uintptr_t b, size_t size) { return a >= b && a - b <= size && n <= size - (a - b); }
   bool inside(const void* p, size_t n) const {
     const uintptr_t a = (uintptr_t)p;
     return in(a, n, (uintptr_t)heaps.local.data(), heaps.local.size()) ||
-           in(a, n, (uintptr_t)heaps.remote.data(), heaps.remote.size()) || (also.n && in(a, n, also.at, also.n));
+           in(a, n, (uintptr_t)heaps.queue.data(), heaps.queue.size()) ||
+           in(a, n, (uintptr_t)heaps.remote.data(), heaps.remote.size());
   }
   void copy(void* dst, const void* src, size_t n) override {
     writes.push_back({(uintptr_t)dst, n});
@@ -90,7 +93,7 @@ struct fake_io final : gio::softnic_io {
 
 // WQEs as the device builds them, for the QP `fake_heaps::view(kQpn, kLkey, kRkey)`.
 namespace mlx5 = gio::mlx5;
-constexpr uint32_t kQpn = 0x4242, kLkey = 0x1111, kRkey = 0x2222;
+constexpr uint32_t kQpn = 0x4242, kLkey = 0x1111, kRkey = 0x2222, kQkey = 0x3333;
 
 struct wqe {
   alignas(64) uint8_t b[64] = {};  // aligned like the softnic's private copy

@@ -57,14 +57,16 @@ int main(int argc, char** argv) {
     shmem_init();
     if (shmem_my_pe() != 0) park();
     gio_register_module_contract(99, 0, fake_copy);
-  } else if (f == "contract_accepted") {  // an older minor, and the registrar of older builds
+  } else if (f == "contract_accepted") {  // the same major at minor 0 (no newer than libgio's)
     gio_register_module_contract(GIO_CONTRACT_MAJOR, 0, fake_copy);
-    gio_register_module(fake_copy);
     shmem_init();
     const int copies = g_copies;
     shmem_finalize();
-    printf("fault_contract: contract_accepted: %d older modules accepted and given the state\n", copies);
-    return copies == 2 ? 0 : 5;
+    printf("fault_contract: contract_accepted: %d module of minor 0 accepted and given the state\n", copies);
+    return copies == 1 ? 0 : 5;
+  } else if (f == "contract_old_registrar") {  // modules built before the version was passed: 1.1
+    gio_register_module(fake_copy);
+    shmem_init();
   } else if (f == "dev_contract_major") {
     device_other_major();
   } else {

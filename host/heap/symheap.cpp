@@ -26,6 +26,9 @@ void agree(runtime& r, const char* routine, const char* what, uint64_t v) {
 void* alloc_common(const char* routine, size_t size, size_t align) {
   runtime& r = rt_checked(routine);
   std::lock_guard<std::recursive_mutex> g(r.lock);
+  // Stream work queued before the call (a hipMemset of a block being reused, say) lands first:
+  // calloc's zeroing and later host RMA run on GIO's own streams, which do not wait for it.
+  gpu::sync(routine);
   agree(r, routine, "sizes", size);
   agree(r, routine, "alignments", align);
   if (align == 0 || (align & (align - 1)))
@@ -94,7 +97,10 @@ extern "C" void shmem_free(void* ptr) {
   std::lock_guard<std::recursive_mutex> g(r.lock);
   uint64_t off = ptr ? offset_of(r, "shmem_free", ptr) : 0;
   agree(r, "shmem_free", "blocks (heap offsets)", off);
-  boot::barrier("shmem_free");  // no PE may still be writing into the block
+  // No kernel or copy of this PE (gpu::sync), and no other PE (the barrier), may still be writing
+  // into the block when it is handed out again.
+  gpu::sync("shmem_free");
+  boot::barrier("shmem_free");
   if (ptr) r.alloc->free(off);
 }
 

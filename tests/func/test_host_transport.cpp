@@ -48,6 +48,9 @@ TEST(HostTransport, PutGetEverySize) {
       shmem_barrier_all();
       if (from_heap) {
         HIP_OK(hipMemcpy(src_heap.get() + kOff, mine.data(), n, hipMemcpyHostToDevice));
+        // Host RMA runs on GIO's own streams, not after the application's stream work (README:
+        // "Host calls and your streams"); a pageable hipMemcpy may return before its DMA lands.
+        HIP_OK(hipDeviceSynchronize());
         shmem_putmem(inbox.get() + kOff, src_heap.get() + kOff, n, next_pe());
       } else {
         shmem_putmem(inbox.get() + kOff, mine.data(), n, next_pe());
@@ -65,6 +68,7 @@ TEST(HostTransport, PutGetEverySize) {
       EXPECT_TRUE(std::equal(mine.begin(), mine.end(), back.begin() + 1)) << n << " B get into host memory";
       EXPECT_EQ(back[0] | back[n + 1], 0) << n << " B get into host memory: guards";
       got_heap.fill_bytes(0);
+      HIP_OK(hipDeviceSynchronize());  // the memset is stream work: finished before GIO's get lands
       shmem_getmem(got_heap.get() + kOff, inbox.get() + kOff, n, next_pe());
       std::vector<uint8_t> gh(n);
       HIP_OK(hipMemcpy(gh.data(), got_heap.get() + kOff, n, hipMemcpyDeviceToHost));

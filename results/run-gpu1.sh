@@ -21,8 +21,8 @@ if has p2p; then  # the cuda suite over p2p at 1 and 2 PEs (no gda, stress or fu
   (cd $B && T=${PT:-330} run ctest -E "stress|fuzz|gda|tools" --timeout 120 -j3 --output-on-failure) > "$out/ctest-p2p.log" 2>&1
   tail -12 "$out/ctest-p2p.log"
 fi
-if has gda1; then  # the gda suite at 1 PE (the softnic serves the PE's own queues)
-  (cd $B && GIO_TIMEOUT_MS=20000 T=${G1T:-200} run ctest -R "gda.*np1" -E "stress|fuzz" --timeout 60 -j2 --output-on-failure) > "$out/ctest-gda1.log" 2>&1
+if has gda1; then  # the gda suite at 1 PE, one test at a time (two processes on one GPU time-slice the softnic's atomic kernels)
+  (cd $B && GIO_TIMEOUT_MS=20000 T=${G1T:-200} run ctest -R "gda.*np1" -E "stress|fuzz" --timeout 100 -j1 --output-on-failure) > "$out/ctest-gda1.log" 2>&1
   tail -12 "$out/ctest-gda1.log"
 fi
 if has gda2; then  # the new gda cases at 2 PEs on one GPU

@@ -25,7 +25,7 @@ namespace gio {
 namespace {
 runtime g_rt;
 
-// Kernel modules that registered (see device/api/state.h): the contract each was compiled against,
+// Kernel modules that registered (see runtime/module_abi.h and device/api/state.h): the contract each was compiled against,
 // where it lives (for the message that refuses it), and its copy of the device state (may be null).
 struct module_entry {
   unsigned major, minor;

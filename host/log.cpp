@@ -5,7 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "device/api/state.h"
+#include "runtime/module_abi.h"  // gio_host_abort
 
 namespace gio {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "host/config.h"
-#include "host/gda/gda.h"
+#include "host/gda/gda_state.h"
 #include "host/heap/allocator.h"
 #include "host/platform/gpu.h"
 #include "runtime/contract.h"

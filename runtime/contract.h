@@ -37,7 +37,7 @@ struct gio_ctx_v1 {
   uint64_t owner;    // work-group id + 1 of the claimer (diagnostics)
   // gda: bit p set by shmem_ctx_fence, taken by this context's next WQE to PE p, which then
   // carries a fence mode (so another context's WQE cannot consume it). The default context keeps
-  // the same bits per work-group, in shared memory (device/gda/gda.h).
+  // the same bits per work-group, in shared memory (device/gda/gda_post.h).
   uint32_t fence_pending[GIO_MAX_PES / 32];
   uint64_t reserved[1];
 };

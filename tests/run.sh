@@ -49,7 +49,7 @@ sanitized() {  # sanitized <build dir> <GIO_SANITIZE value>
 if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
   sanitized build-asan address,undefined
   # TSan reports a real race today: gda::post writes the doorbell record with a volatile store
-  # while the softnic thread reads it atomically (device/gda/gda.h, being rewritten for wave-safe
+  # while the softnic thread reads it atomically (device/gda/gda_post.h, being rewritten for wave-safe
   # posting). Opt-in (GIO_TSAN=1) until that store is atomic on the host platform.
   if [[ "${GIO_TSAN:-0}" == 1 ]]; then
     sanitized build-tsan thread

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "apps/gda_post/post_variants.h"
-#include "device/gda/gda.h"
+#include "device/gda/gda_post.h"
 #include "host/gda/gda_tmpl.h"
 
 #define CHECK(call)                                                                                      \
@@ -81,7 +81,7 @@ void (*kernel_for(int scope))(gio_gda_queue_v1*, const uint8_t*, uint64_t, int, 
 }
 
 // `n` queues: rings (what a NIC reads) in device or pinned host memory; descriptors and the
-// per-slot bookkeeping in device memory, as host/gda/gda.cpp lays them out.
+// per-slot bookkeeping in device memory, as host/gda/gda_connect.cpp lays them out.
 struct queues {
   bool host_mem;
   int n;

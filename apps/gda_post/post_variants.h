@@ -1,11 +1,11 @@
 // The two ways of building a WQE that gio-gda-post compares with GIO's templated post()
-// (device/gda/gda.h). Benchmark-only: the runtime never includes this. Both go through the same
+// (device/gda/gda_post.h). Benchmark-only: the runtime never includes this. Both go through the same
 // wave-aggregated posting skeleton (post_batch), so the numbers differ only by how a WQE is built.
 //  full      - every field written per operation (the NVSHMEM-IBGDA way).
 //  dedicated - a queue that only ever carries puts (no fetches): no kind or hold bookkeeping at
 //              all, only the dynamic fields plus the two flag words. Valid for GIO_GDA_T_PUT only.
 #pragma once
-#include "device/gda/gda.h"
+#include "device/gda/gda_post.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -2,7 +2,7 @@
 // PE's transport (p2p first), after the argument checks. No virtual calls on the device.
 #pragma once
 #include "device/api/check.h"
-#include "device/api/host_entry.h"
+#include "runtime/host_entry.h"
 #include "device/gda/gda_ops.h"
 #include "device/p2p/p2p.h"
 

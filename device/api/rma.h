@@ -1,5 +1,5 @@
 // RMA routines: putmem/getmem, typed and sized put/get, p/g, _nbi forms, ctx forms.
-// Thread scope here (host and device); the cooperative _wg/_wave forms are in shmemx_rma.h.
+// Thread scope here (host and device); the cooperative _wg/_wave forms are in device/api/cooperative.h.
 // On p2p a blocking put has finished its stores when it returns, so _nbi is the same call;
 // completion and visibility at the target come from quiet (or a signal).
 #pragma once

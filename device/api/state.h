@@ -16,18 +16,7 @@
 #pragma once
 #include "device/platform/platform.h"
 #include "runtime/contract.h"
-
-extern "C" {
-// Called by each module's registrar with the contract its headers describe. shmem_init (or this
-// call, if init already ran) checks the version and invokes `copy` (nullptr: no copy to fill).
-void gio_register_module_contract(unsigned contract_major, unsigned contract_minor,
-                                  int (*copy)(const gio_device_state_v1* state));
-// The registrar of modules built before the version was passed: taken as contract 1.1, so since
-// contract 2.0 such a module is refused with a message naming both versions.
-void gio_register_module(int (*copy)(const gio_device_state_v1* state));
-// Host-platform kernels and libgio abort the whole job through here (prints nothing itself).
-[[noreturn]] void gio_host_abort(int status);
-}
+#include "runtime/module_abi.h"
 
 #if GIO_KERNEL_COMPILER
 #if defined(GIO_PLATFORM_HOST)

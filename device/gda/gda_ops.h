@@ -2,9 +2,9 @@
 // One lane of a cooperative scope posts; the NIC moves the bytes, so wider scopes add nothing
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
-#include "device/api/host_entry.h"  // gio_amo_op
-#include "device/api/scope.h"  // copy_bytes, for the bounce buffer
-#include "device/gda/gda.h"
+#include "runtime/host_entry.h"  // gio_amo_op
+#include "device/p2p/copy.h"  // copy_bytes, for the bounce buffer
+#include "device/gda/gda_post.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -2,7 +2,7 @@
 // per-work-group contexts (shmemx_wg_ctx_create/destroy), and _thread barriers. Included by shmem.h.
 #pragma once
 #include "shmem.h"
-#include "device/api/scoped.h"
+#include "device/api/cooperative.h"
 
 extern "C" {
 // Host: the transport this PE uses to reach `pe` ("p2p", "gda", "proxy", or "none").

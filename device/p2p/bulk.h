@@ -25,7 +25,7 @@
 // fence, signal) orders them like plain stores.
 #pragma once
 #include "device/api/check.h"
-#include "device/api/scope.h"
+#include "device/p2p/copy.h"
 
 #ifndef GIO_P2P_BULK_STAGE
 #define GIO_P2P_BULK_STAGE 4096

@@ -12,7 +12,7 @@
 #include <functional>
 #include <string>
 
-#include "host/gda/gda.h"
+#include "host/gda/gda_state.h"
 
 namespace gio {
 

@@ -1,14 +1,14 @@
 // Host-initiated operations over gda: the CPU posts on the host's own queue set (gda_host.h) with
 // the WQEs a kernel would build, and waits for their completion.
 //
-// Posting order is the device's (device/gda/gda.h): the WQE bytes, then (release) the doorbell
+// Posting order is the device's (device/gda/gda_post.h): the WQE bytes, then (release) the doorbell
 // record, which is what the softnic watches, then the 64-bit doorbell write a ConnectX needs. The
 // CPU owns these queues alone, and host_lock keeps one host thread on them at a time, so indices
 // are handed out and published in order without the device's turn-taking.
 #include <algorithm>
 #include <cstring>
 
-#include "device/api/host_entry.h"  // gio_amo_op
+#include "runtime/host_entry.h"  // gio_amo_op
 #include "host/gda/gda_host.h"
 #include "host/log.h"
 #include "host/runtime.h"
@@ -28,7 +28,7 @@ struct host_queue {
   host_queue(runtime& r_, const char* rt, int pe)
       : r(r_), g(*r_.gda), i(gda_host_queue(*r_.gda, r_.n_pes, pe)), q(r_.gda->host_desc[i]), routine(rt) {}
 
-  // How many WQEs (from index 0) have completed, from the collapsed CQE (see device/gda/gda.h poll).
+  // How many WQEs (from index 0) have completed, from the collapsed CQE (see device/gda/gda_post.h poll).
   uint64_t poll() {
     const uint8_t op = mlx5::cqe_opcode(__atomic_load_n(&q.cq->op_own, __ATOMIC_ACQUIRE));
     if (op == mlx5::CQE_INVALID) return q.completed;

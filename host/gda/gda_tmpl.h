@@ -1,8 +1,8 @@
 // WQE templates of a gda queue: the static fields of each operation, and every SQ slot prefilled
-// as a put. Split out of gda.cpp so tests/unit/mlx5_format_test.cpp checks the very bytes the
+// as a put. Split out of gda_connect.cpp so tests/unit/mlx5_format_test.cpp checks the very bytes the
 // host writes at init against rdma-core.
 #pragma once
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 
 namespace gio {
 

@@ -6,7 +6,7 @@
 // UNTESTED ON HARDWARE: no ConnectX was available when it was written; it is compiled, never run.
 #include <string>
 
-#include "host/gda/gda.h"
+#include "host/gda/gda_state.h"
 
 #if defined(GIO_HAVE_RDMA_CORE)
 #include <infiniband/mlx5dv.h>

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "host/gda/gda.h"
+#include "host/gda/gda_state.h"
 #include "host/gda/softnic_exec.h"
 #include "host/log.h"
 #include "host/runtime.h"

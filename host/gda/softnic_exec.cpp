@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "device/api/host_entry.h"
-#include "runtime/gda.h"
+#include "runtime/host_entry.h"
+#include "runtime/gda_queue.h"
 
 namespace gio {
 namespace {

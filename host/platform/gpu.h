@@ -1,6 +1,6 @@
 // What the host runtime needs from the platform: a device per PE, a heap other PEs can map, copies
 // and host-initiated atomics on (possibly peer) heap memory. Implemented once for cuda and hip
-// (gpu_runtime.cpp, HIP names) and once for the host platform (gpu_host.cpp, shared files).
+// (gpu_device.cpp, gpu_heap.cpp, gpu_host_ops.cpp and gpu_nic.cpp, HIP names) and once for the host platform (gpu_host.cpp, shared files).
 #pragma once
 #include <cstddef>
 #include <cstdint>

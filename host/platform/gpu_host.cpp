@@ -10,7 +10,7 @@
 #include <cstring>
 #include <thread>
 
-#include "device/api/host_entry.h"
+#include "runtime/host_entry.h"
 #include "host/log.h"
 #include "host/platform/gpu.h"
 #include "host/runtime.h"

@@ -1,4 +1,4 @@
-// The softnic's bounded wait for its own copies and atomic kernels (gpu_runtime.cpp nic_wait): every
+// The softnic's bounded wait for its own copies and atomic kernels (gpu_nic.cpp nic_wait): every
 // softnic wait ends within GIO_TIMEOUT_MS, like every other GIO wait. Header-only and free of the
 // GPU runtime, so tests/unit/nic_wait_test.cpp drives it with a completion that never comes.
 #pragma once

@@ -2,7 +2,7 @@
 // non-inline _nbi, blocking), gets (into a local variable and into the heap), fetching atomics
 // (fetch-add tickets, compare-swap, fetch-xor, which gda builds from compare-swap) and signals, to
 // a PE and through a context that differ from lane to lane, so one call's lanes split into several
-// queues. Over gda the lanes of a wave that target one queue post as one batch (device/gda/gda.h);
+// queues. Over gda the lanes of a wave that target one queue post as one batch (device/gda/gda_post.h);
 // every result must be exact. Lanes never wait for a wave-mate, so this also passes where a wave's
 // lanes cannot overtake each other (AMD; the host emulator's lockstep mode). Runs over every
 // transport; only gda aggregates.

@@ -9,7 +9,7 @@
 #include "gio_config.h"  // GIO_PLATFORM_*
 #include "runtime/mlx5/atomic.h"
 #if defined(GIO_PLATFORM_HOST)
-#include "device/gda/gda.h"
+#include "device/gda/gda_post.h"
 #include "host/gda/gda_tmpl.h"
 #endif
 

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 
 using namespace gio::mlx5;
 

@@ -1,4 +1,4 @@
-// Prebuilt WQE templates against rdma-core: a queue is laid out as host/gda/gda.cpp does it, the
+// Prebuilt WQE templates against rdma-core: a queue is laid out as host/gda/gda_connect.cpp does it, the
 // device's post() (plain C++ on the host platform) fills only the dynamic fields, and the slot
 // must equal, byte for byte, a WQE built from scratch with mlx5dv_set_ctrl_seg + raddr +
 // mlx5dv_set_data_seg. Slots are reused across operation kinds, fence and custom lkeys, so the

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 #include "softnic_fake_io.h"
 
 using namespace gio::mlx5;

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <vector>
 
-#include "device/api/host_entry.h"
+#include "runtime/host_entry.h"
 #include "host/gda/softnic_exec.h"
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 
 namespace gio_test {
 

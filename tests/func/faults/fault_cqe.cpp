@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "device/gda/gda.h"
+#include "device/gda/gda_post.h"
 
 namespace {
 

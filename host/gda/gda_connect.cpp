@@ -1,4 +1,4 @@
-#include "host/gda/gda.h"
+#include "host/gda/gda_state.h"
 #include "host/gda/gda_tmpl.h"
 
 #include <cstring>

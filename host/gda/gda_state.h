@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 
 namespace gio {
 struct runtime;

@@ -11,7 +11,7 @@
 //   -> 64-bit doorbell write -> publish -> wave barrier.
 #pragma once
 #include "device/api/check.h"
-#include "runtime/gda.h"
+#include "runtime/gda_queue.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -1,0 +1,129 @@
+// The p2p transport's copy loops: loads and stores by the lanes of a scope (scope.h), with the
+// widest access both pointers' alignment allows. Also used by gda to stage local buffers through a
+// queue's bounce buffer (device/gda/gda_ops.h): that copy is a local load/store copy too.
+#pragma once
+#include "device/api/scope.h"
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+
+struct word16 {
+  struct alignas(16) type { unsigned long long a, b; };
+  static constexpr size_t align = 16;
+};
+struct word8 {
+  typedef unsigned long long type;
+  static constexpr size_t align = 8;
+};
+struct word4 {
+  typedef unsigned int type;
+  static constexpr size_t align = 4;
+};
+struct word1 {
+  typedef uint8_t type;
+  static constexpr size_t align = 1;
+};
+
+// A few bytes (a head up to word alignment, a tail, a whole small message) with the widest store
+// d's alignment and the count allow, up to M bytes (s shares d's alignment modulo M: the caller
+// checked). Byte stores would make an 8-byte put eight separate remote writes.
+template <size_t M>
+GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
+  while (n) {
+    const uintptr_t a = (uintptr_t)d;
+    size_t w = 1;
+    if (M >= 16 && n >= 16 && (a & 15) == 0) {
+      *(word16::type*)d = *(const word16::type*)s;
+      w = 16;
+    } else if (M >= 8 && n >= 8 && (a & 7) == 0) {
+      *(unsigned long long*)d = *(const unsigned long long*)s;
+      w = 8;
+    } else if (M >= 4 && n >= 4 && (a & 3) == 0) {
+      *(unsigned int*)d = *(const unsigned int*)s;
+      w = 4;
+    } else if (M >= 2 && n >= 2 && (a & 1) == 0) {
+      *(unsigned short*)d = *(const unsigned short*)s;
+      w = 2;
+    } else {
+      *d = *s;
+    }
+    d += w, s += w, n -= w;
+  }
+}
+
+// Copy n > 16 bytes with words of W (both pointers share W's alignment: the caller checked), lanes
+// striding over words. Each lane keeps B loads in flight before it stores them: a load-then-store
+// loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
+template <typename W, unsigned B, bool TailBatch>
+GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+  // Head bytes up to W alignment of the destination, by one lane.
+  const size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);  // < 16 < n
+  if (head && lane == 0) copy_small<W::align>(d, s, head);
+  const size_t words = (n - head) / W::align;
+  typename W::type* dw = (typename W::type*)(d + head);
+  const typename W::type* sw = (const typename W::type*)(s + head);
+  size_t i = lane;
+  for (; i + (size_t)(B - 1) * lanes < words; i += (size_t)B * lanes) {
+    typename W::type v[B];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k) v[k] = sw[i + k * lanes];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k) dw[i + k * lanes] = v[k];
+  }
+  // A lone thread keeps the loads of its last partial batch in flight too: a word-at-a-time tail
+  // made 128 bytes (8 words, no full batch of 16) slower than 256. Lanes of a group share the
+  // tail, so they keep the plain loop: the unrolled guarded batch in the work-group put made the
+  // Jacobi2D persistent kernel 7 % slower on one H200, puts or not (results/2026-11-22-2xh200-s5).
+  if (!TailBatch) {
+    for (; i < words; i += lanes) dw[i] = sw[i];
+  } else if (i < words) {
+    typename W::type v[B];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k)
+      if (i + k * lanes < words) v[k] = sw[i + k * lanes];
+    GIO_UNROLL
+    for (unsigned k = 0; k < B; ++k)
+      if (i + k * lanes < words) dw[i + k * lanes] = v[k];
+  }
+  const size_t done = head + words * W::align;
+  if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
+}
+
+// Copy n bytes with the widest access both pointers' alignment allows.
+template <typename S>
+GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
+  uint8_t* d = (uint8_t*)dst;
+  const uint8_t* s = (const uint8_t*)src;
+  uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
+  unsigned lane = S::lane(), lanes = S::lanes();
+  // Up to 16 bytes: one lane and no loops. Thread-scope callers with the same alignment (8 bytes
+  // each, at consecutive addresses) then run the same store instruction, which the warp coalesces;
+  // the loop path split them into a head and a tail branch.
+  if (n <= 16) {
+    if (lane != 0) return;
+    if ((mis & 15) == 0)
+      copy_small<16>(d, s, n);
+    else if ((mis & 7) == 0)
+      copy_small<8>(d, s, n);
+    else if ((mis & 3) == 0)
+      copy_small<4>(d, s, n);
+    else if ((mis & 1) == 0)
+      copy_small<2>(d, s, n);
+    else
+      copy_small<1>(d, s, n);
+    return;
+  }
+  if ((mis & 15) == 0)
+    copy_words<word16, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
+  else if ((mis & 7) == 0)
+    copy_words<word8, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
+  else if ((mis & 3) == 0)
+    copy_words<word4, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
+  else
+    copy_words<word1, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif

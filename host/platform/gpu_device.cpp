@@ -1,0 +1,125 @@
+// cuda and hip platforms: the device a PE uses, the gda queue memory, the NIC's doorbell mapping
+// and the synchronization that turns a trapped kernel into a fatal error.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "host/platform/gpu_runtime.h"
+
+namespace gio {
+namespace gpu {
+namespace {
+int g_device = -1;
+}  // namespace
+
+int pe_device() { return g_device; }
+
+#if defined(GIO_PLATFORM_CUDA)
+const char* platform_name() { return "cuda"; }
+#else
+const char* platform_name() { return "hip"; }
+#endif
+
+int device_count() {
+  int n = 0;
+  if (hipGetDeviceCount(&n) != hipSuccess) return 0;
+  return n;
+}
+
+int select_device(int local_rank) {
+#if defined(GIO_PLATFORM_CUDA)
+  // Eager module loading unless the user chose otherwise (see giorun: under lazy loading a load
+  // waits for running kernels, and the softnic's work is issued while kernels spin on it). Takes
+  // effect only if nothing in this process has initialized CUDA yet; giorun sets it for the job.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+#endif
+  int n = device_count();
+  if (n <= 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "no GPU is visible to this process");
+  int dev = local_rank % n;
+  check(hipSetDevice(dev), "shmem_init", "hipSetDevice");
+  g_device = dev;
+  host_lanes_create("shmem_init");
+  return dev;
+}
+
+void bind_thread(int device) { check(hipSetDevice(device), "softnic", "hipSetDevice"); }
+
+std::string device_description(int device) {
+  hipDeviceProp_t p;
+  if (hipGetDeviceProperties(&p, device) != hipSuccess) return "unknown device";
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s (%d SMs/CUs, %.1f GiB, PCI bus %d)", p.name, p.multiProcessorCount,
+           p.totalGlobalMem / double(1ull << 30), p.pciBusID);
+  return buf;
+}
+
+uint64_t default_heap_size() { return 1ull << 30; }
+
+void* queue_alloc(size_t bytes, bool host_visible) {
+  void* p = nullptr;
+#if defined(GIO_PLATFORM_HIP)
+  // AMD: queues the NIC (or the softnic) reads must not sit in the GPU's non-coherent caches:
+  // coherent (fine-grained) pinned host memory, or fine-grained device memory.
+  const unsigned host_flags = hipHostMallocCoherent;
+#else
+  const unsigned host_flags = hipHostMallocDefault;
+#endif
+  if (host_visible) {
+    // Pinned, mapped host memory: with unified addressing the kernel uses the same pointer.
+    check(hipHostMalloc(&p, bytes, host_flags), "shmem_init", "hipHostMalloc (gda queues)");
+    memset(p, 0, bytes);
+  } else {
+#if defined(GIO_PLATFORM_HIP)
+    check(hipExtMallocWithFlags(&p, bytes, hipDeviceMallocFinegrained), "shmem_init",
+          "hipExtMallocWithFlags(fine-grained) (gda queues)");
+#else
+    check(hipMalloc(&p, bytes), "shmem_init", "hipMalloc (gda queues)");
+#endif
+    check(hipMemset(p, 0, bytes), "shmem_init", "hipMemset (gda queues)");
+  }
+  return p;
+}
+
+uint32_t* nic_flush_register(int device) {
+#if defined(GIO_PLATFORM_HIP)
+  // The attribute call stores the register's address (a pointer) through its int* argument.
+  uint32_t* reg = nullptr;
+  check(hipDeviceGetAttribute(reinterpret_cast<int*>(&reg), hipDeviceAttributeHdpMemFlushCntl, device),
+        "shmem_init", "hipDeviceGetAttribute(HdpMemFlushCntl)");
+  return reg;
+#else
+  (void)device;
+  return nullptr;  // CUDA: the system-scope fence before the doorbell record orders the WQE
+#endif
+}
+void queue_free(void* p, bool host_visible) { host_visible ? (void)hipHostFree(p) : (void)hipFree(p); }
+
+void sync(const char* routine) {
+  hipError_t e = hipDeviceSynchronize();
+  if (e != hipSuccess)
+    fatal(GIO_ERR_PLATFORM, routine, "a kernel on this PE failed: %s (see the GIO error printed by the kernel above)",
+          hipGetErrorString(e));
+}
+
+void* map_io_for_device(void* host_addr, size_t bytes, std::string* why) {
+  hipError_t e = hipHostRegister(host_addr, bytes, hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory);
+  if (e != hipSuccess) {
+    *why = std::string("hipHostRegister(IoMemory) of the NIC doorbell: ") + hipGetErrorString(e);
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  void* dev = nullptr;
+  e = hipHostGetDevicePointer(&dev, host_addr, 0);
+  if (e != hipSuccess) {
+    *why = std::string("hipHostGetDevicePointer of the NIC doorbell: ") + hipGetErrorString(e);
+    (void)hipHostUnregister(host_addr);
+    (void)hipGetLastError();
+    return nullptr;
+  }
+  return dev;
+}
+
+void unmap_io_for_device(void* host_addr) { (void)hipHostUnregister(host_addr); }
+
+}  // namespace gpu
+}  // namespace gio

@@ -95,6 +95,39 @@ bool in_heap(const runtime& r, const void* p, size_t n) {
   const uint8_t* a = (const uint8_t*)p;
   return a >= r.heap && a < r.heap + r.heap_size && n <= (size_t)(r.heap + r.heap_size - a);
 }
+
+// A put or get between heap memory (registered: the NIC uses it where it is) and the peer's heap,
+// in WQEs of at most kChunk bytes, then one wait for the last.
+void transfer_direct(runtime& r, host_queue& h, int kind, uint8_t* local, uint64_t off, size_t n, const char* what) {
+  uint64_t last = 0;
+  for (uint64_t o = 0; o < n; o += kChunk) {
+    wqe_args a;
+    a.raddr = h.raddr(off + o);
+    a.laddr = (uint64_t)(uintptr_t)(local + o);
+    a.len = (uint32_t)std::min<uint64_t>(kChunk, n - o);
+    a.lkey = mlx5::be32(r.gda->local_lkey);
+    last = h.post(kind, a);
+  }
+  h.wait_until_completed(last + 1, what);
+}
+
+// The same for any other host memory, staged through the host bounce area, which the queue
+// block's key covers: a put copies each piece in first, a get copies it out after.
+void transfer_bounced(runtime& r, host_queue& h, const char* routine, int kind, uint8_t* local, uint64_t off,
+                      size_t n, const char* what) {
+  const size_t step = r.gda->host_bounce_bytes;
+  for (uint64_t o = 0; o < n; o += step) {
+    const size_t k = (size_t)std::min<uint64_t>(step, n - o);
+    if (kind == GIO_GDA_T_PUT) gpu::copy(r.gda->host_bounce, local + o, k, routine);
+    wqe_args a;
+    a.raddr = h.raddr(off + o);
+    a.laddr = (uint64_t)(uintptr_t)r.gda->host_bounce;
+    a.len = (uint32_t)k;
+    a.lkey = mlx5::be32(r.gda->scratch_lkey);
+    h.post_and_wait(kind, a, what);
+    if (kind == GIO_GDA_T_GET) gpu::copy(local + o, r.gda->host_bounce, k, routine);
+  }
+}
 }  // namespace
 
 void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const gda_host_wqe_args& a,
@@ -154,31 +187,11 @@ void gda_host_put(runtime& r, const char* routine, uint64_t off, const void* src
     h.post_and_wait(GIO_GDA_T_PUT_INLINE, a, "the completion of a put");
     return;
   }
-  if (in_heap(r, s, n)) {  // the heap is registered: the NIC reads the source where it is
-    uint64_t last = 0;
-    for (uint64_t o = 0; o < n; o += kChunk) {
-      wqe_args a;
-      a.raddr = h.raddr(off + o);
-      a.laddr = (uint64_t)(uintptr_t)(s + o);
-      a.len = (uint32_t)std::min<uint64_t>(kChunk, n - o);
-      a.lkey = mlx5::be32(r.gda->local_lkey);
-      last = h.post(GIO_GDA_T_PUT, a);
-    }
-    h.wait_until_completed(last + 1, "the completion of a put");
-    return;
-  }
-  // Anything else is staged through the host bounce area, which the queue block's key covers.
-  const size_t step = r.gda->host_bounce_bytes;
-  for (uint64_t o = 0; o < n; o += step) {
-    const size_t k = (size_t)std::min<uint64_t>(step, n - o);
-    gpu::copy(r.gda->host_bounce, s + o, k, routine);
-    wqe_args a;
-    a.raddr = h.raddr(off + o);
-    a.laddr = (uint64_t)(uintptr_t)r.gda->host_bounce;
-    a.len = (uint32_t)k;
-    a.lkey = mlx5::be32(r.gda->scratch_lkey);
-    h.post_and_wait(GIO_GDA_T_PUT, a, "the completion of a put (from the host bounce area)");
-  }
+  if (in_heap(r, s, n))
+    transfer_direct(r, h, GIO_GDA_T_PUT, (uint8_t*)s, off, n, "the completion of a put");
+  else
+    transfer_bounced(r, h, routine, GIO_GDA_T_PUT, (uint8_t*)s, off, n,
+                     "the completion of a put (from the host bounce area)");
 }
 
 void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size_t n, int pe) {
@@ -186,30 +199,10 @@ void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size
   std::lock_guard<std::mutex> lock(r.gda->host_lock);
   host_queue h(r, routine, pe);
   uint8_t* d = (uint8_t*)dst;
-  if (in_heap(r, d, n)) {
-    uint64_t last = 0;
-    for (uint64_t o = 0; o < n; o += kChunk) {
-      wqe_args a;
-      a.raddr = h.raddr(off + o);
-      a.laddr = (uint64_t)(uintptr_t)(d + o);
-      a.len = (uint32_t)std::min<uint64_t>(kChunk, n - o);
-      a.lkey = mlx5::be32(r.gda->local_lkey);
-      last = h.post(GIO_GDA_T_GET, a);
-    }
-    h.wait_until_completed(last + 1, "the completion of a get");
-    return;
-  }
-  const size_t step = r.gda->host_bounce_bytes;
-  for (uint64_t o = 0; o < n; o += step) {
-    const size_t k = (size_t)std::min<uint64_t>(step, n - o);
-    wqe_args a;
-    a.raddr = h.raddr(off + o);
-    a.laddr = (uint64_t)(uintptr_t)r.gda->host_bounce;
-    a.len = (uint32_t)k;
-    a.lkey = mlx5::be32(r.gda->scratch_lkey);
-    h.post_and_wait(GIO_GDA_T_GET, a, "the completion of a get (into the host bounce area)");
-    gpu::copy(d + o, r.gda->host_bounce, k, routine);
-  }
+  if (in_heap(r, d, n))
+    transfer_direct(r, h, GIO_GDA_T_GET, d, off, n, "the completion of a get");
+  else
+    transfer_bounced(r, h, routine, GIO_GDA_T_GET, d, off, n, "the completion of a get (into the host bounce area)");
 }
 
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, as on the device

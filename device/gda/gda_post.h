@@ -59,7 +59,7 @@ GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p)
 
 [[noreturn]] GIO_DOUT void completion_error(const char* rt, const gio_gda_queue_v1* q) {
   const mlx5::cqe64* c = q->cq;
-  const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&c->wqe_counter);
+  const uint16_t ctr = mlx5::be16(plat::load_polled(&c->wqe_counter));
   const mlx5::ctrl_seg* w = (const mlx5::ctrl_seg*)(q->sq + (size_t)(ctr & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
   GIO_DEV_PRINT("GIO error: %s on PE %d (work-group %u, thread %u): gda completion error on the queue to PE %d "
                 "(qpn 0x%x): WQE index %u, opcode 0x%02x, syndrome 0x%02x, vendor syndrome 0x%02x\n",
@@ -71,12 +71,12 @@ GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p)
 
 // Reads the collapsed CQ and returns how many WQEs (from index 0) have completed.
 GIO_DOUT uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
-  const uint8_t op_own = *(volatile const uint8_t*)&q->cq->op_own;
+  const uint8_t op_own = plat::load_polled(&q->cq->op_own);
   const uint8_t op = mlx5::cqe_opcode(op_own);
   if (op == mlx5::CQE_INVALID) return load64(&q->completed);
   if (op == mlx5::CQE_REQ_ERR || op == mlx5::CQE_RESP_ERR) completion_error(rt, q);
   plat::fence_system();  // the counter is read after the valid opcode
-  const uint16_t ctr = mlx5::be16(*(volatile const uint16_t*)&q->cq->wqe_counter);
+  const uint16_t ctr = mlx5::be16(plat::load_polled(&q->cq->wqe_counter));
   // The CQE names a reserved WQE (it may complete before its poster bumps `published`): extend its
   // 16-bit index to the latest full index below the reservation count.
   const uint64_t res = load64(&q->reserved);
@@ -211,7 +211,7 @@ GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint
         if (load64(&q->published) != base) return false;
         plat::fence_system();  // every WQE of the batch (the wave barrier ordered the lanes' stores) before the record
         if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
-        plat::store_relaxed_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
+        plat::store_release_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
         plat::fence_system();  // the record before the doorbell
         const uint64_t last = base + n - 1;
         *(volatile uint64_t*)q->db =

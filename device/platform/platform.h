@@ -346,15 +346,29 @@ GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   ::gio::host::wave_step();
 #endif
 }
-// The 4-byte form, for a doorbell record the NIC (for the softnic, a CPU thread) reads while the
-// GPU writes it: a plain volatile store there is a data race to the host compiler (TSan saw it).
-GIO_DFN void store_relaxed_system(uint32_t* p, uint32_t v) {
-#if defined(GIO_PLATFORM_HIP)
-  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
-#elif defined(GIO_PLATFORM_CUDA)
-  asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+// A poll of a byte or half-word another agent (the NIC) writes, whose order the caller sets with
+// its own fence: a volatile load on GPUs; on the host platform an acquire load, the form the
+// compiler's memory model (and ThreadSanitizer) knows for a word another thread writes.
+template <typename T>
+GIO_DFN T load_polled(const T* p) {
+#if defined(GIO_PLATFORM_HOST)
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 #else
-  __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  return *(volatile const T*)p;
+#endif
+}
+
+// A doorbell record the NIC (for the softnic, a CPU thread) reads while the GPU writes it: a
+// release store, so the WQE stores before it are visible to whoever acquires the record. (The
+// caller's system fence already orders them on GPUs; on the host platform the release is what
+// ThreadSanitizer sees, since it does not model standalone fences.)
+GIO_DFN void store_release_system(uint32_t* p, uint32_t v) {
+#if defined(GIO_PLATFORM_HIP)
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif defined(GIO_PLATFORM_CUDA)
+  asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
 #endif
 }
 

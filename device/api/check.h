@@ -71,8 +71,9 @@ namespace dev {
 
 GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
   if (GIO_DSTATE.magic != GIO_STATE_MAGIC) fail_init(routine);
-  // A newer minor only adds fields at the end, which this module does not read.
-  if (GIO_DSTATE.version_major != GIO_CONTRACT_MAJOR || GIO_DSTATE.version_minor < GIO_CONTRACT_MINOR)
+  // A newer minor only adds fields at the end, which this module does not read. (+ 1 on both
+  // sides: at minor 0 a plain `< 0` is a comparison nvcc warns about in every kernel file.)
+  if (GIO_DSTATE.version_major != GIO_CONTRACT_MAJOR || GIO_DSTATE.version_minor + 1 < GIO_CONTRACT_MINOR + 1)
     fail_contract(routine);
   return GIO_DSTATE;
 }

@@ -211,7 +211,7 @@ GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint
         if (load64(&q->published) != base) return false;
         plat::fence_system();  // every WQE of the batch (the wave barrier ordered the lanes' stores) before the record
         if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
-        plat::store_release_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
+        plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
         plat::fence_system();  // the record before the doorbell
         const uint64_t last = base + n - 1;
         *(volatile uint64_t*)q->db =

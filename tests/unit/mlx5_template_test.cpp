@@ -14,23 +14,14 @@
 #include "apps/gda_post/post_variants.h"  // the benchmark's full and dedicated builds
 #include "device/gda/gda_ops.h"
 #include "host/gda/gda_tmpl.h"
+#include "tests/unit/gda_test_queue.h"
 
 namespace {
 using gio::dev::gda::wqe_args;
 constexpr uint32_t kQpn = 0x1234a5, kLkey = 0x47000101, kRkey = 0x47000201, kQkey = 0x51000102;
 
-struct test_queue {
-  std::vector<uint64_t> mem;  // zeroed, as gpu::queue_alloc hands it out
-  gio_gda_queue_v1 q{};
-  explicit test_queue(uint32_t slots) : mem((gio::gda_ring_bytes(slots) + gio::gda_book_bytes(slots)) / 8, 0) {
-    uint8_t* m = (uint8_t*)mem.data();
-    gio::gda_queue_place(q, m, m + gio::gda_ring_bytes(slots), slots);
-    q.qpn = kQpn;
-    q.remote_base = 0x7f0000000000ull;
-    gio::gda_build_templates(q, kLkey, kRkey, kQkey);
-    gio::gda_prefill_slots(q);
-  }
-  uint8_t* slot(uint64_t idx) { return q.sq + (idx & (q.sq_slots - 1)) * 64; }
+struct test_queue : giotest::gda_test_queue {
+  explicit test_queue(uint32_t slots) : gda_test_queue(slots, kQpn, kLkey, kRkey, kQkey) {}
 };
 
 struct op {

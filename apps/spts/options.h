@@ -1,0 +1,48 @@
+// Command line of spts (see README.md). Every knob is a flag.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "matrix.h"
+
+namespace spts {
+
+enum class variant { gio, levelset, single, cusparse };
+// How the gio variant moves a solved component to the PEs that need it.
+//  signal: one shmem_signal_set per (component, PE), the value itself as the signal word;
+//  queue:  a wave's newly solved components, per destination PE, in one putmem_signal into a
+//          receive queue the owner drains.
+enum class exchange { signal, queue };
+// thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
+// length.
+enum class kernel_kind { automatic, thread, warp };
+
+struct options {
+  variant var = variant::gio;
+  exchange xchg = exchange::signal;
+  kernel_kind kernel = kernel_kind::automatic;
+  std::string matrix;              // --matrix FILE.mtx
+  std::string gen = "grid2d:n=1024";  // --gen KIND[:params] (used when no --matrix)
+  order ord = order::natural;      // --order
+  diag_mode diag = diag_mode::given;  // --diag (files; generators use dominant)
+  bool dbl = true;                 // --type double|float
+  bool by_nnz = false;             // --balance rows|nnz
+  int reps = 5;                    // timed repetitions (the median is reported)
+  int warmup = 1;                  // untimed solves first
+  int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
+  uint64_t seed = 1;               // x_ref (and --order random for files)
+  std::string json;                // append one JSON line here (PE 0)
+  double timeout_s = 120;          // bound on every wait inside the solve kernels
+  bool refs = true;                // also time `single` and the vendor solve on PE 0 (speedups)
+  bool inject_error = false;       // test only: perturb one solved value; the check must fail
+};
+
+const char* variant_name(variant v);
+const char* exchange_name(exchange e);
+const char* kernel_name(kernel_kind k);
+// Parses argv into *o; on a bad or missing value prints why (and the usage) and returns false.
+// Sets *help when -h/--help was given.
+bool parse_options(int argc, char** argv, options* o, bool* help);
+void print_usage(const char* prog);
+
+}  // namespace spts

@@ -1,0 +1,39 @@
+// The timed solves. Every variant solves this PE's rows [row0, row1) of L x = b and returns its
+// part of x (in double) with its times; the caller checks x against x_ref.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "matrix.h"
+#include "options.h"
+
+namespace spts {
+
+struct solve_times {
+  double prep_s = 0;               // analysis/preprocessing on the device (once, not per solve)
+  std::vector<double> solve_s;     // every timed repetition
+  std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
+};
+
+struct problem {
+  const csr* l = nullptr;              // the whole L (every PE holds it)
+  const std::vector<double>* b = nullptr;  // the whole b = L x_ref
+  std::vector<int32_t> bounds;         // npes + 1 row boundaries
+  int me = 0, npes = 1;
+  int32_t row0() const { return bounds[me]; }
+  int32_t row1() const { return bounds[me + 1]; }
+};
+
+// gio (distributed sync-free over GIO) and single (the sync-free solve on one PE, no GIO calls).
+template <typename T>
+solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x);
+// Level scheduling: one kernel per level, host exchange between levels.
+template <typename T>
+solve_times run_levelset(const problem& p, const options& o, std::vector<double>* x);
+// cusparseSpSV (cuda) / rocsparse_spsv (hip), one PE. Returns false with *why set where the
+// platform has none (the host platform).
+bool vendor_available(std::string* why);
+template <typename T>
+solve_times run_vendor(const problem& p, const options& o, std::vector<double>* x);
+
+}  // namespace spts

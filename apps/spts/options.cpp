@@ -1,0 +1,177 @@
+// Command-line parsing for spts: "--name value" or "--name=value".
+#include "options.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace spts {
+
+const char* variant_name(variant v) {
+  switch (v) {
+    case variant::gio: return "gio";
+    case variant::levelset: return "levelset";
+    case variant::single: return "single";
+    default: return "cusparse";
+  }
+}
+const char* exchange_name(exchange e) { return e == exchange::signal ? "signal" : "queue"; }
+const char* kernel_name(kernel_kind k) {
+  return k == kernel_kind::thread ? "thread" : k == kernel_kind::warp ? "warp" : "auto";
+}
+
+void print_usage(const char* prog) {
+  std::printf(
+      "usage: giorun -n PES %s [options]\n"
+      "Solves L x = b (L sparse lower triangular, rows in contiguous blocks over PEs) and checks x.\n"
+      "  --variant V       gio       sync-free solve; solved components travel to the PEs that\n"
+      "                              need them from inside the kernel (default)\n"
+      "                    levelset  one kernel per level, host exchange between levels\n"
+      "                    single    the sync-free solve on one PE, no GIO calls\n"
+      "                    cusparse  the vendor's SpSV (cusparse on cuda, rocsparse on hip), one PE\n"
+      "  --exchange E      gio: signal (one signal_set per component and PE, the value as the\n"
+      "                    signal; default) | queue (a wave's components per PE in one\n"
+      "                    putmem_signal into a receive queue the owner drains)\n"
+      "  --kernel K        auto | thread (a thread per row) | warp (a wave per row); auto: warp\n"
+      "                    when rows average 12 or more off-diagonals\n"
+      "  --matrix FILE     Matrix Market file (coordinate real/integer/pattern, general/symmetric)\n"
+      "  --gen SPEC        generator (default grid2d:n=1024): grid2d:n=R | grid3d:n=R |\n"
+      "                    road:rows=N,deg=2.5 | rmat:scale=S,deg=8 | banded:n=N,band=B; rows=N\n"
+      "                    works for every kind, seed=S too\n"
+      "  --order O         natural | random (a seeded symmetric permutation; default natural)\n"
+      "  --diag D          files: given | unit | dominant (default given)\n"
+      "  --type T          double | float (default double)\n"
+      "  --balance B       rows | nnz: equal rows or equal nonzeros per PE (default rows)\n"
+      "  --reps N          timed solves, the median is reported (default 5)\n"
+      "  --warmup N        untimed solves first (default 1)\n"
+      "  --block N         threads per work-group (default 256; 64 on the host platform)\n"
+      "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
+      "  --json FILE       append the result as one JSON line\n"
+      "  --timeout S       bound on every wait inside the solve kernels, seconds (default 120)\n"
+      "  --no-refs         do not time `single` and the vendor solve for the speedups\n"
+      "b = L x_ref in double; the run fails (exit 1) when the relative error of x exceeds 1e-10\n"
+      "(double) or 1e-4 (float). Bad arguments or input: exit 2.\n",
+      prog);
+}
+
+namespace {
+bool to_int(const char* name, const char* v, int lo, int* out) {
+  errno = 0;
+  char* end = nullptr;
+  long x = std::strtol(v, &end, 10);
+  if (errno || end == v || *end || x < lo || x > 1 << 30) {
+    std::fprintf(stderr, "spts: %s needs an integer >= %d (got \"%s\")\n", name, lo, v);
+    return false;
+  }
+  *out = (int)x;
+  return true;
+}
+bool to_double(const char* name, const char* v, double* out) {
+  char* end = nullptr;
+  double x = std::strtod(v, &end);
+  if (end == v || *end || !(x > 0)) {
+    std::fprintf(stderr, "spts: %s needs a positive number (got \"%s\")\n", name, v);
+    return false;
+  }
+  *out = x;
+  return true;
+}
+// One of `names`; false with a message otherwise.
+template <typename E, size_t N>
+bool to_enum(const char* opt, const std::string& v, const char* const (&names)[N], const E (&vals)[N], E* out) {
+  for (size_t i = 0; i < N; ++i)
+    if (v == names[i]) {
+      *out = vals[i];
+      return true;
+    }
+  std::string all;
+  for (size_t i = 0; i < N; ++i) all += (i ? " | " : "") + std::string(names[i]);
+  std::fprintf(stderr, "spts: %s is %s (got \"%s\")\n", opt, all.c_str(), v.c_str());
+  return false;
+}
+}  // namespace
+
+bool parse_options(int argc, char** argv, options* o, bool* help) {
+  *help = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string name = arg, value;
+    bool has_value = false;
+    size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      has_value = true;
+    }
+    if (name == "-h" || name == "--help") {
+      *help = true;
+      return true;
+    }
+    if (name == "--inject-error" || name == "--no-refs") {
+      (name == "--no-refs" ? o->refs : o->inject_error) = name != "--no-refs";
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "spts: %s needs a value (see --help)\n", name.c_str());
+        return false;
+      }
+      value = argv[++i];
+    }
+    const char* n = name.c_str();
+    const char* v = value.c_str();
+    bool ok = true;
+    if (name == "--reps") ok = to_int(n, v, 1, &o->reps);
+    else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
+    else if (name == "--block") ok = to_int(n, v, 0, &o->block);
+    else if (name == "--timeout") ok = to_double(n, v, &o->timeout_s);
+    else if (name == "--json") o->json = value;
+    else if (name == "--matrix") o->matrix = value;
+    else if (name == "--gen") o->gen = value;
+    else if (name == "--seed") {
+      errno = 0;
+      char* end = nullptr;
+      o->seed = std::strtoull(v, &end, 10);
+      if (errno || end == v || *end) {
+        std::fprintf(stderr, "spts: --seed needs an unsigned integer (got \"%s\")\n", v);
+        ok = false;
+      }
+    } else if (name == "--type") {
+      const char* const names[] = {"double", "float"};
+      const bool vals[] = {true, false};
+      ok = to_enum(n, value, names, vals, &o->dbl);
+    } else if (name == "--variant") {
+      const char* const names[] = {"gio", "levelset", "single", "cusparse"};
+      const variant vals[] = {variant::gio, variant::levelset, variant::single, variant::cusparse};
+      ok = to_enum(n, value, names, vals, &o->var);
+    } else if (name == "--exchange") {
+      const char* const names[] = {"signal", "queue"};
+      const exchange vals[] = {exchange::signal, exchange::queue};
+      ok = to_enum(n, value, names, vals, &o->xchg);
+    } else if (name == "--kernel") {
+      const char* const names[] = {"auto", "thread", "warp"};
+      const kernel_kind vals[] = {kernel_kind::automatic, kernel_kind::thread, kernel_kind::warp};
+      ok = to_enum(n, value, names, vals, &o->kernel);
+    } else if (name == "--order") {
+      const char* const names[] = {"natural", "random"};
+      const order vals[] = {order::natural, order::random};
+      ok = to_enum(n, value, names, vals, &o->ord);
+    } else if (name == "--diag") {
+      const char* const names[] = {"given", "unit", "dominant"};
+      const diag_mode vals[] = {diag_mode::given, diag_mode::unit, diag_mode::dominant};
+      ok = to_enum(n, value, names, vals, &o->diag);
+    } else if (name == "--balance") {
+      const char* const names[] = {"rows", "nnz"};
+      const bool vals[] = {false, true};
+      ok = to_enum(n, value, names, vals, &o->by_nnz);
+    } else {
+      std::fprintf(stderr, "spts: unknown option \"%s\" (see --help)\n", n);
+      ok = false;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace spts

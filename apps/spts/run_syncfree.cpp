@@ -1,0 +1,164 @@
+// gio and single: the sync-free kernels (syncfree.h) on this PE's rows, timed per solve.
+#include <algorithm>
+#include <string>
+
+#include "hip_check.h"
+#include "plan.h"
+#include "runs.h"
+#include "syncfree.h"
+
+namespace spts {
+
+namespace {
+
+#if defined(GIO_PLATFORM_HOST)
+constexpr int kDefaultBlock = 64;  // each emulated work-group is an OS thread of fibers
+#else
+constexpr int kDefaultBlock = 256;
+#endif
+
+// Mean off-diagonals per row from which a wave per row beats a thread per row.
+constexpr double kWarpRowLength = 12;
+
+bool use_warp(const options& o, const csr& l) {
+  if (o.kernel != kernel_kind::automatic) return o.kernel == kernel_kind::warp;
+  return l.n > 0 && (double)(l.nnz() - l.n) / l.n >= kWarpRowLength;
+}
+
+template <typename T, int X>
+void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
+  if (warp) hipLaunchKernelGGL(HIP_KERNEL_NAME(solve_warp<T, X>), dim3(grid), dim3(block), 0, 0, a);
+  else hipLaunchKernelGGL(HIP_KERNEL_NAME(solve_thread<T, X>), dim3(grid), dim3(block), 0, 0, a);
+}
+
+}  // namespace
+
+template <typename T>
+solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
+  const csr& l = *p.l;
+  const bool dist = o.var == variant::gio;
+  const int xk = !dist ? XCHG_NONE : o.xchg == exchange::signal ? XCHG_SIGNAL : XCHG_QUEUE;
+  const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
+  const int32_t base = l.row_ptr[r0];
+  solve_times t;
+
+  hipDeviceProp_t prop;
+  int dev = 0;
+  HIP_CHECK(hipGetDevice(&dev));
+  HIP_CHECK(hipGetDeviceProperties(&prop, dev));
+  const int ws = prop.warpSize;
+  const int block = o.block ? o.block : kDefaultBlock;
+  if (block % ws || block > kMaxBlock) {
+    std::fprintf(stderr, "spts: --block %d must be a multiple of the wave size (%d) and at most %d\n", block, ws,
+                 kMaxBlock);
+    shmem_global_exit(2);
+  }
+  const bool warp = use_warp(o, l);
+  const int rows_per_wg = warp ? block / ws : block;
+  const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
+
+  const double p0 = now_s();
+  std::vector<int32_t> rp(nloc + 1);
+  for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
+  syncfree_args<T> a = {};
+  a.row_ptr = upload<int32_t>(rp);
+  a.col = upload<int32_t>(l.col.data() + base, rp[nloc]);
+  a.val = upload<T>(l.val.data() + base, rp[nloc]);
+  a.b = upload<T>(p.b->data() + r0, nloc);
+  a.row0 = r0;
+  a.nloc = nloc;
+  a.me = p.me;
+  a.npes = p.npes;
+  a.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
+  a.inject_row = o.inject_error && nloc > 0 ? nloc - 1 : -1;
+  HIP_CHECK(hipMalloc((void**)&a.next_chunk, sizeof(unsigned)));
+  const size_t xw_bytes = (size_t)l.n * sizeof(uint64_t);
+  exchange_plan plan;
+  std::vector<unsigned long long> head0;
+  if (dist) {
+    a.xw = (uint64_t*)shmem_malloc(xw_bytes);
+    plan = make_exchange_plan(l, p.bounds, p.me);
+    a.send_mask = upload<uint32_t>(plan.send_mask);
+    if (xk == XCHG_QUEUE) {
+      const size_t area = (size_t)std::max<int64_t>(plan.area, 1);
+      a.recv = (queue_entry*)shmem_malloc(area * sizeof(queue_entry));
+      a.recv_hdr = (uint64_t*)shmem_malloc(area * sizeof(uint64_t));
+      std::vector<long long> end(p.npes);
+      for (int s = 0; s < p.npes; ++s) {
+        end[s] = plan.recv_off[s] + plan.recv_cnt[s];
+        head0.push_back((unsigned long long)plan.recv_off[s]);
+      }
+      a.recv_end = upload<long long>(end);
+      a.recv_head = upload<unsigned long long>(head0);
+      a.send_off = upload<long long>(plan.send_off);
+      a.send_next = upload<unsigned long long>(std::vector<unsigned long long>(p.npes, 0));
+    }
+    if (!a.xw || (xk == XCHG_QUEUE && (!a.recv || !a.recv_hdr))) {
+      std::fprintf(stderr, "spts: PE %d: shmem_malloc of %zu bytes for the solve failed (GIO_SYMMETRIC_SIZE)\n",
+                   p.me, xw_bytes);
+      shmem_global_exit(2);
+    }
+  } else {
+    HIP_CHECK(hipMalloc((void**)&a.xw, xw_bytes));
+  }
+  HIP_CHECK(hipDeviceSynchronize());
+  t.prep_s = now_s() - p0;
+
+  auto solve = [&]() {
+    HIP_CHECK(hipMemset(a.xw, 0xff, xw_bytes));  // every word kPending
+    HIP_CHECK(hipMemset(a.next_chunk, 0, sizeof(unsigned)));
+    if (xk == XCHG_QUEUE) {
+      HIP_CHECK(hipMemset(a.recv_hdr, 0, (size_t)std::max<int64_t>(plan.area, 1) * sizeof(uint64_t)));
+      HIP_CHECK(hipMemcpy(a.recv_head, head0.data(), head0.size() * sizeof(head0[0]), hipMemcpyHostToDevice));
+      HIP_CHECK(hipMemset(a.send_next, 0, p.npes * sizeof(unsigned long long)));
+    }
+    HIP_CHECK(hipDeviceSynchronize());
+    if (dist) shmem_barrier_all();  // no PE's components arrive before this PE's reset
+    const double t0 = now_s();
+    if (xk == XCHG_NONE) launch<T, XCHG_NONE>(warp, grid, block, a);
+    else if (xk == XCHG_SIGNAL) launch<T, XCHG_SIGNAL>(warp, grid, block, a);
+    else launch<T, XCHG_QUEUE>(warp, grid, block, a);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    const double dt = now_s() - t0;
+    if (dist) shmem_barrier_all();  // every PE's sends are complete before the next reset
+    return dt;
+  };
+  for (int r = 0; r < o.warmup; ++r) solve();
+  for (int r = 0; r < o.reps; ++r) t.solve_s.push_back(solve());
+
+  std::vector<uint64_t> words(nloc);
+  HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
+  x->resize(nloc);
+  for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+
+  t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
+             " work-groups x " + std::to_string(block);
+  if (dist) t.detail += std::string(", exchange ") + exchange_name(o.xchg) + ", " + std::to_string(plan.sends) +
+                        " components sent";
+  HIP_CHECK(hipFree((void*)a.row_ptr));
+  HIP_CHECK(hipFree((void*)a.col));
+  HIP_CHECK(hipFree((void*)a.val));
+  HIP_CHECK(hipFree((void*)a.b));
+  HIP_CHECK(hipFree(a.next_chunk));
+  if (dist) {
+    HIP_CHECK(hipFree((void*)a.send_mask));
+    if (xk == XCHG_QUEUE) {
+      shmem_free(a.recv_hdr);
+      shmem_free(a.recv);
+      HIP_CHECK(hipFree((void*)a.recv_end));
+      HIP_CHECK(hipFree(a.recv_head));
+      HIP_CHECK(hipFree((void*)a.send_off));
+      HIP_CHECK(hipFree(a.send_next));
+    }
+    shmem_free(a.xw);
+  } else {
+    HIP_CHECK(hipFree(a.xw));
+  }
+  return t;
+}
+
+template solve_times run_syncfree<float>(const problem&, const options&, std::vector<double>*);
+template solve_times run_syncfree<double>(const problem&, const options&, std::vector<double>*);
+
+}  // namespace spts

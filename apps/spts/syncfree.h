@@ -1,0 +1,271 @@
+// The synchronization-free solve (Liu et al., Euro-Par 2016, in the CSR "pull" form of
+// CapelliniSpTRSV): no barrier between levels. A row waits only for the components it depends
+// on, and work-groups take their rows from an atomic counter in launch order, so a row's
+// dependencies (lower rows) always belong to work-groups that already run: progress never depends
+// on the order in which the GPU schedules work-groups.
+//
+// Every component lives in one 64-bit word, xw[row], that holds kPending until the component is
+// solved and its value's bits after. The value is its own ready flag: a reader needs no fence
+// between a flag and the data (there is no separate data), only a single-copy-atomic 8-byte load,
+// and a solved row publishes itself with one store. The word array spans all n rows on every PE:
+// a component another PE solved arrives in the same slot, so local and remote dependencies are
+// read the same way.
+//
+// Distributed (gio): when a component is solved, it leaves at once, from the solving thread, for
+// each PE that owns a row depending on it (send_mask), by one of two exchanges:
+//  signal: shmem_signal_set(&xw[row], value bits, pe) -- the value itself is the signal, so one
+//          remote single-copy-atomic write per (component, PE) and nothing to drain;
+//  queue:  the components a wave solved in one step, per destination PE, as (row, bits) entries
+//          in one putmem_signal into that PE's receive queue for this source; the batch's length
+//          is its signal, at the batch's first slot. Waiting waves on the owner drain the queues
+//          into xw.
+#pragma once
+#include <shmem.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace spts {
+
+constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see to_word)
+constexpr int kMaxBlock = 256;          // the queue stage is one entry per thread of a work-group
+
+enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2 };
+
+struct queue_entry {
+  uint64_t row;
+  uint64_t word;
+};
+
+template <typename T>
+struct syncfree_args {
+  const int32_t* row_ptr;        // this PE's rows, rebased (nloc + 1)
+  const int32_t* col;            // global columns; the diagonal last in each row
+  const T* val;
+  const T* b;                    // this PE's rows
+  uint64_t* xw;                  // n words (symmetric heap for gio)
+  const uint32_t* send_mask;     // per local row: the PEs that need it (gio)
+  unsigned* next_chunk;          // the work counter
+  int32_t row0, nloc;
+  int me, npes;
+  unsigned long long timeout_ns;
+  int inject_row;                // local row whose value is perturbed (tests), or -1
+  // exchange::queue
+  queue_entry* recv;             // symmetric: this PE's receive area, one region per source
+  uint64_t* recv_hdr;            // symmetric, parallel to recv: a batch's length at its first slot
+  const long long* recv_end;     // per source: one past its region
+  unsigned long long* recv_head; // per source: the next batch to drain (an index into recv)
+  const long long* send_off;     // per destination: this PE's region in its area
+  unsigned long long* send_next; // per destination: slots reserved so far
+};
+
+// The bits of a solved value. A NaN (a broken input) becomes the canonical quiet NaN so that it
+// can never read as kPending: the check then reports it instead of the solve hanging.
+template <typename T>
+GIO_HDFN uint64_t to_word(T v) {
+  if (v != v) return sizeof(T) == 8 ? 0x7ff8000000000000ull : 0x7fc00000ull;
+  uint64_t w = 0;
+  memcpy(&w, &v, sizeof v);
+  return w;
+}
+template <typename T>
+GIO_HDFN T from_word(uint64_t w) {
+  T v;
+  memcpy(&v, &w, sizeof v);
+  return v;
+}
+
+GIO_DOUT void wait_timeout(int me, int32_t row, int32_t col, unsigned long long waited_ns) {
+  printf("spts: PE %d row %d waited %.1f s for component %d (GIO_TIMEOUT-like bound --timeout)\n", me,
+         (int)row, (double)waited_ns * 1e-9, (int)col);
+  gio::dev::die(GIO_ERR_TIMEOUT);
+}
+
+// A bounded spin: relax() lets the host emulator run the other work-groups.
+struct spin_clock {
+  unsigned spins = 0;
+  uint64_t t0 = 0;
+  GIO_DFN void tick(int me, int32_t row, int32_t col, unsigned long long timeout_ns) {
+    gio::plat::relax();
+    if ((++spins & 255u) != 0) return;
+    const uint64_t now = gio::plat::clock_ns();
+    if (t0 == 0) t0 = now;
+    else if (now - t0 > timeout_ns) wait_timeout(me, row, col, now - t0);
+  }
+};
+
+// exchange::queue, owner side: take one complete batch from some source's queue and publish its
+// components. Any waiting wave may drain; a compare-and-swap on the source's head decides which.
+template <typename T>
+GIO_DOUT void drain_one(const syncfree_args<T>& a) {
+  for (int s = 1; s < a.npes; ++s) {
+    const int p = (a.me + s) % a.npes;
+    const unsigned long long h = gio::plat::atomic_load_acquire(&a.recv_head[p]);
+    if ((long long)h >= a.recv_end[p]) continue;
+    // The signal (the batch's length) is written after the batch's entries are visible.
+    const uint64_t k = gio::plat::atomic_load_acquire(&a.recv_hdr[h]);
+    if (k == 0) continue;
+    if (gio::plat::atomic_cas(&a.recv_head[p], h, h + k) != h) continue;
+    for (uint64_t e = h; e < h + k; ++e)
+      gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.recv[e].row], a.recv[e].word);
+    return;
+  }
+}
+
+// exchange::queue, sender side: the lanes of `m` that have a fresh component send it, one batch
+// per destination PE. stage: this wave's slice of the work-group's stage (shared memory).
+template <typename T>
+GIO_DFN void send_queued(const syncfree_args<T>& a, gio::plat::wave_mask m, bool fresh, uint32_t dests,
+                         uint64_t row, uint64_t word, queue_entry* stage) {
+  using namespace gio::plat;
+  if (!wave_ballot(m, fresh && dests != 0)) return;
+  for (int q = 0; q < a.npes; ++q) {
+    const bool want = fresh && ((dests >> q) & 1u);
+    const wave_mask wm = wave_ballot(m, want);
+    if (!wm) continue;
+    const unsigned leader = wave_lowest(wm), count = wave_count(wm);
+    unsigned long long slot = 0;
+    if (wave_lane() == leader) slot = atomicAdd(&a.send_next[q], (unsigned long long)count);
+    slot = wave_shfl(m, slot, leader);
+    if (want) stage[wave_count(wm & wave_lanes_below())] = queue_entry{row, word};
+    wave_sync_mask(m);  // the entries are in the stage before the leader sends it
+    if (wave_lane() == leader) {
+      const long long at = a.send_off[q] + (long long)slot;
+      queue_out(&a.recv[at], stage, count, &a.recv_hdr[at], q);
+    }
+    wave_sync_mask(m);  // the stage is free again
+  }
+}
+
+// The GIO calls are kept out of line (GIO_DOUT): inlined, the transport's code would take the
+// solve loop's registers (the queue kernel went from 40-odd to 255 registers with spills).
+GIO_DOUT void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
+  for (; dests; dests &= dests - 1) shmem_signal_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
+}
+GIO_DOUT void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
+  shmem_putmem_signal(at, src, count * sizeof(queue_entry), sig, count, SHMEM_SIGNAL_SET, pe);
+}
+
+// Publishes a solved component: locally, then to the PEs that need it (signal exchange).
+template <typename T, int X>
+GIO_DFN void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word) {
+  const int32_t gi = a.row0 + i;
+  gio::plat::store_relaxed_system((unsigned long long*)&a.xw[gi], word);
+  if (X == XCHG_SIGNAL) {
+    const uint32_t d = a.send_mask[i];
+    if (d) signal_out(&a.xw[gi], word, d);
+  }
+}
+
+template <typename T>
+GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
+  T x = (a.b[i] - acc) / a.val[diag];
+  if (i == a.inject_row) x = x * (T)1.001 + (T)1e-3;
+  return x;
+}
+
+// A thread per row. A lane never blocks on one dependency: each pass takes every ready term it
+// can, and the lane publishes its row inside the loop. On GPUs without independent thread
+// scheduling (AMD) a lane spinning on a wave-mate's row would otherwise wait for a lane that is
+// masked off until the spin ends.
+// Occupancy: the transport's put path needs 230-odd registers on sm_90 (a called function's
+// registers count for its kernel), which would leave one 256-thread work-group per SM. Capping
+// the kernels at 64 registers (4 work-groups of 256 per SM) spills inside the send path only,
+// which runs once per component sent, not per term.
+#define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
+
+template <typename T, int X>
+__global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
+  __shared__ unsigned chunk;
+  __shared__ queue_entry stage[X == XCHG_QUEUE ? kMaxBlock : 1];
+  if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
+  __syncthreads();
+  const int32_t i = (int32_t)(chunk * blockDim.x + threadIdx.x);
+  bool done = i >= a.nloc;
+  int32_t k = done ? 0 : a.row_ptr[i];
+  const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
+  const uint32_t dests = (X != XCHG_NONE && !done) ? a.send_mask[i] : 0;
+  queue_entry* my_stage = stage + (threadIdx.x - gio::plat::wave_lane());
+  T acc = 0;
+  spin_clock clk;
+  int32_t waited_for = -1;
+  for (;;) {
+    bool fresh = false;
+    uint64_t word = 0;
+    if (!done) {
+      for (; k < diag; ++k) {
+        const int32_t c = a.col[k];
+        const uint64_t u = gio::plat::load_polled(&a.xw[c]);
+        if (u == kPending) {
+          waited_for = c;
+          break;
+        }
+        acc += a.val[k] * from_word<T>(u);
+      }
+      if (k == diag) {
+        word = to_word(finish(a, i, acc, diag));
+        if (X == XCHG_QUEUE) gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.row0 + i], word);
+        else publish_signal<T, X>(a, i, word);
+        done = fresh = true;
+      }
+    }
+    if (X == XCHG_QUEUE) {
+      const gio::plat::wave_mask m = gio::plat::wave_active_mask();
+      send_queued(a, m, fresh, dests, (uint64_t)(a.row0 + i), word, my_stage);
+      const gio::plat::wave_mask w = gio::plat::wave_ballot(m, !done);
+      if (w && gio::plat::wave_lane() == gio::plat::wave_lowest(w)) drain_one(a);
+    }
+    if (done) return;
+    clk.tick(a.me, a.row0 + i, waited_for, a.timeout_ns);
+  }
+}
+
+// A wave per row, for long rows: the lanes stride over the row, wait for their own terms, and the
+// sum is reduced by shuffles. No lane waits for a wave-mate (every term is another row's).
+template <typename T, int X>
+__global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
+  __shared__ unsigned chunk;
+  if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
+  __syncthreads();
+  const unsigned ws = gio::plat::wave_size(), lane = gio::plat::wave_lane();
+  const int32_t i = (int32_t)(chunk * (blockDim.x / ws) + threadIdx.x / ws);
+  if (i >= a.nloc) return;
+  const int32_t diag = a.row_ptr[i + 1] - 1;
+  T acc = 0;
+  spin_clock clk;
+  for (int32_t k = a.row_ptr[i] + (int32_t)lane; k < diag; k += (int32_t)ws) {
+    const int32_t c = a.col[k];
+    uint64_t u;
+    while ((u = gio::plat::load_polled(&a.xw[c])) == kPending) {
+      if (X == XCHG_QUEUE) drain_one(a);
+      clk.tick(a.me, a.row0 + i, c, a.timeout_ns);
+    }
+    acc += a.val[k] * from_word<T>(u);
+  }
+  // Every lane of the wave reaches the reduction (the row is the wave's); name them all, since
+  // after the divergent loop the active mask need not be the whole wave yet.
+  const gio::plat::wave_mask m = ws == 64 ? ~0ull : (1ull << ws) - 1;
+  for (unsigned off = ws / 2; off; off /= 2) {
+    uint64_t bits = 0;
+    memcpy(&bits, &acc, sizeof acc);
+    bits = gio::plat::wave_shfl(m, bits, lane ^ off);
+    T other;
+    memcpy(&other, &bits, sizeof other);
+    acc += other;
+  }
+  if (lane != 0) return;
+  const uint64_t word = to_word(finish(a, i, acc, diag));
+  publish_signal<T, X == XCHG_QUEUE ? XCHG_NONE : X>(a, i, word);
+  if (X == XCHG_QUEUE) {
+    const int32_t gi = a.row0 + i;
+    for (uint32_t d = a.send_mask[i]; d; d &= d - 1) {
+      const int q = (int)gio::plat::wave_lowest(d);
+      const long long at = a.send_off[q] + (long long)atomicAdd(&a.send_next[q], 1ull);
+      const queue_entry e{(uint64_t)gi, word};  // 16 bytes: over gda it travels inline
+      queue_out(&a.recv[at], &e, 1, &a.recv_hdr[at], q);
+    }
+  }
+}
+
+}  // namespace spts

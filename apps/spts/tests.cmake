@@ -1,0 +1,84 @@
+# CI cases for spts: small generated matrices of every kind in both orders, every variant the
+# platform has, 1, 2 and 4 PEs, over p2p and gda. Each run checks x against x_ref and exits
+# non-zero on a mismatch, so the exit code is the test. (enable_testing and TEST_INCLUDE_FILES:
+# see apps/jacobi2d/tests.cmake.)
+enable_testing()
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES
+             ${CMAKE_CURRENT_BINARY_DIR}/CTestTestfile.cmake)
+set(SPTS_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
+set(SPTS_ENV "GIO_TIMEOUT_MS=60000")
+set(SPTS_DATA ${CMAKE_CURRENT_SOURCE_DIR}/testdata)
+
+# spts_test(name np transport args...): transport p2p or gda.
+function(spts_test name np transport)
+  add_test(NAME app.spts.${name} COMMAND ${SPTS_GIORUN} -n ${np} $<TARGET_FILE:spts> --reps 2 --no-refs
+           --timeout 60 ${ARGN})
+  set_tests_properties(app.spts.${name} PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=${transport}"
+                       TIMEOUT 300 PROCESSORS ${np} LABELS spts)
+endfunction()
+
+# Small inputs of every kind: deep ones (natural grid, banded chain) and shallow ones (random
+# order, road, power law).
+set(spts_kinds grid2d:n=24 grid3d:n=8 road:rows=700 rmat:scale=9 banded:n=300,band=3)
+foreach(g ${spts_kinds})
+  string(REGEX REPLACE ":.*" "" kind ${g})
+  foreach(ord natural random)
+    spts_test(single.${kind}.${ord}.np1 1 p2p --variant single --gen ${g} --order ${ord})
+    spts_test(gio.signal.${kind}.${ord}.np2 2 p2p --variant gio --exchange signal --gen ${g} --order ${ord})
+    spts_test(gio.queue.${kind}.${ord}.np2 2 p2p --variant gio --exchange queue --gen ${g} --order ${ord})
+  endforeach()
+  spts_test(gio.signal.${kind}.random.np4 4 p2p --variant gio --gen ${g} --order random)
+  spts_test(gio.queue.${kind}.natural.np4 4 p2p --variant gio --exchange queue --gen ${g})
+  spts_test(levelset.${kind}.random.np2 2 p2p --variant levelset --gen ${g} --order random)
+endforeach()
+
+# PE counts, kernels, types and balance the loop above does not reach.
+spts_test(gio.signal.grid2d.np1 1 p2p --variant gio --gen grid2d:n=24)
+spts_test(gio.queue.grid2d.random.np1 1 p2p --variant gio --exchange queue --gen grid2d:n=24 --order random)
+spts_test(gio.signal.warp.rmat.np2 2 p2p --variant gio --kernel warp --gen rmat:scale=9 --order random)
+spts_test(gio.queue.warp.grid3d.np4 4 p2p --variant gio --kernel warp --exchange queue --gen grid3d:n=8)
+spts_test(single.warp.road.np1 1 p2p --variant single --kernel warp --gen road:rows=700)
+spts_test(gio.signal.float.grid2d.np2 2 p2p --variant gio --type float --gen grid2d:n=24 --order random)
+spts_test(gio.queue.float.rmat.np4 4 p2p --variant gio --type float --exchange queue --gen rmat:scale=9)
+spts_test(gio.signal.nnz.rmat.np4 4 p2p --variant gio --balance nnz --gen rmat:scale=9 --order random)
+spts_test(gio.signal.pes3.grid2d.np3 3 p2p --variant gio --gen grid2d:n=24 --order random)
+spts_test(levelset.grid2d.np1 1 p2p --variant levelset --gen grid2d:n=24)
+spts_test(levelset.float.grid3d.np4 4 p2p --variant levelset --type float --gen grid3d:n=8)
+spts_test(gio.signal.file.np2 2 p2p --variant gio --matrix ${SPTS_DATA}/small.mtx)
+spts_test(single.file.random.np1 1 p2p --variant single --matrix ${SPTS_DATA}/small.mtx --order random)
+
+# Over gda (the software ConnectX): the components travel as NIC operations.
+foreach(x signal queue)
+  spts_test(gio.${x}.gda.grid2d.random.np2 2 gda --variant gio --exchange ${x} --gen grid2d:n=24 --order random)
+  spts_test(gio.${x}.gda.road.np4 4 gda --variant gio --exchange ${x} --gen road:rows=700)
+endforeach()
+spts_test(gio.queue.warp.gda.grid3d.np2 2 gda --variant gio --kernel warp --exchange queue --gen grid3d:n=8)
+spts_test(levelset.gda.banded.np2 2 gda --variant levelset --gen banded:n=300,band=3 --order random)
+
+# The check can fail: one perturbed component must make the run exit with 1 and report FAIL.
+foreach(v gio levelset single)
+  add_test(NAME app.spts.${v}.inject-error.np2
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts>
+                   --variant ${v} --gen grid2d:n=16 --reps 1 --no-refs --inject-error)
+  set_tests_properties(app.spts.${v}.inject-error.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV}" TIMEOUT 300
+                       PROCESSORS 2 LABELS spts)
+endforeach()
+
+# Input errors: a clear message and exit code 2 before any kernel runs.
+function(spts_bad_input name regex)
+  add_test(NAME app.spts.input.${name} COMMAND ${SPTS_GIORUN} -n 1 $<TARGET_FILE:spts> ${ARGN})
+  set_tests_properties(app.spts.input.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}"
+                       ENVIRONMENT "${SPTS_ENV}" TIMEOUT 60 LABELS spts)
+endfunction()
+spts_bad_input(zero_diag "zero_diag.mtx.*row 3" --matrix ${SPTS_DATA}/zero_diag.mtx)
+spts_bad_input(bad_entry "bad_entry.mtx:6" --matrix ${SPTS_DATA}/bad_entry.mtx)
+spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
+spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
+if(GIO_PLATFORM STREQUAL "host")
+  spts_bad_input(no_vendor_on_host "no vendor sparse library" --variant cusparse --gen grid2d:n=8)
+else()
+  foreach(ord natural random)
+    spts_test(cusparse.grid2d.${ord}.np1 1 p2p --variant cusparse --gen grid2d:n=64 --order ${ord})
+  endforeach()
+  spts_test(cusparse.float.road.np1 1 p2p --variant cusparse --type float --gen road:rows=5000)
+endif()

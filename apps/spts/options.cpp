@@ -25,7 +25,8 @@ void print_usage(const char* prog) {
   std::printf(
       "usage: giorun -n PES %s [options]\n"
       "Solves L x = b (L sparse lower triangular, rows in contiguous blocks over PEs) and checks x.\n"
-      "  --variant V       gio       sync-free solve; solved components travel to the PEs that\n"
+      "  --variant V[,V]   one or more, run in turn on the same input:\n"
+      "                    gio       sync-free solve; solved components travel to the PEs that\n"
       "                              need them from inside the kernel (default)\n"
       "                    levelset  one kernel per level, host exchange between levels\n"
       "                    single    the sync-free solve on one PE, no GIO calls\n"
@@ -144,7 +145,14 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     } else if (name == "--variant") {
       const char* const names[] = {"gio", "levelset", "single", "cusparse"};
       const variant vals[] = {variant::gio, variant::levelset, variant::single, variant::cusparse};
-      ok = to_enum(n, value, names, vals, &o->var);
+      o->vars.clear();
+      for (size_t at = 0; ok;) {
+        const size_t comma = value.find(',', at);
+        ok = to_enum(n, value.substr(at, comma - at), names, vals, &o->var);
+        if (ok) o->vars.push_back(o->var);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+      }
     } else if (name == "--exchange") {
       const char* const names[] = {"signal", "queue"};
       const exchange vals[] = {exchange::signal, exchange::queue};

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "matrix.h"
 
@@ -18,7 +19,8 @@ enum class exchange { signal, queue };
 enum class kernel_kind { automatic, thread, warp };
 
 struct options {
-  variant var = variant::gio;
+  variant var = variant::gio;      // the variant being run
+  std::vector<variant> vars{variant::gio};  // --variant V[,V...]: run each in turn on one input
   exchange xchg = exchange::signal;
   kernel_kind kernel = kernel_kind::automatic;
   std::string matrix;              // --matrix FILE.mtx

@@ -64,6 +64,9 @@ csr generate(const gen_spec& g, order o, diag_mode d);
 // A file's matrix reordered (random: a seeded symmetric permutation of the lower triangle's
 // symmetric completion; natural: unchanged).
 csr reorder(const csr& l, order o, uint64_t seed);
+// Sets L's diagonal per d (unit, dominant; given leaves it). reorder carries each row's diagonal
+// to the row's new place, which does not keep a dominant diagonal dominant: call this after it.
+void set_diagonal(csr& l, diag_mode d);
 
 // Dependency structure: level[i] = 1 + max level of the rows it depends on (rows with no
 // off-diagonals are level 0). levels = max level + 1. critical_path = the largest total nnz along

@@ -1,0 +1,326 @@
+// The generators, the reordering, the analysis, the partition and the check of spts's inputs
+// (the Matrix Market reader: mtx_reader_test.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "csr_check.h"
+#include "gen.h"
+#include "matrix.h"
+#include "ordering.h"
+
+namespace spts {
+namespace {
+
+csr gen(const std::string& spec, order o = order::natural, diag_mode d = diag_mode::dominant) {
+  return generate(parse_gen(spec), o, d);
+}
+
+bool same(const csr& a, const csr& b) {
+  return a.n == b.n && a.row_ptr == b.row_ptr && a.col == b.col && a.val == b.val;
+}
+
+// Off-diagonals in [-1, -0.1] (each edge once: a summed duplicate would likely leave the range)
+// and the diagonal per d.
+::testing::AssertionResult values_ok(const csr& l, diag_mode d) {
+  for (int32_t i = 0; i < l.n; ++i) {
+    double sum = 0;
+    int32_t diag = l.row_ptr[i + 1] - 1;
+    for (int32_t k = l.row_ptr[i]; k < diag; ++k) {
+      if (!(l.val[k] >= -1 && l.val[k] <= -0.1))
+        return ::testing::AssertionFailure() << "row " << i << " value " << l.val[k];
+      sum += std::fabs(l.val[k]);
+    }
+    double want = d == diag_mode::unit ? 1 : 1 + sum;
+    if (l.val[diag] != want)
+      return ::testing::AssertionFailure() << "row " << i << " diagonal " << l.val[diag];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Generate, SmallSizesExact) {
+  csr g2 = gen("grid2d:n=4");
+  EXPECT_EQ(g2.n, 16);
+  EXPECT_EQ(g2.nnz(), 16 + 24);
+  EXPECT_EQ(analyze(g2).levels, 7);
+  csr g3 = gen("grid3d:n=3");
+  EXPECT_EQ(g3.n, 27);
+  EXPECT_EQ(g3.nnz(), 27 + 54);  // 3 directions x 9 lines x 2 edges
+  EXPECT_EQ(analyze(g3).levels, 7);
+  csr b = gen("banded:n=10,band=3");
+  EXPECT_EQ(b.n, 10);
+  EXPECT_EQ(b.nnz(), 10 + (0 + 1 + 2 + 3 * 7));
+  EXPECT_EQ(analyze(b).levels, 10);
+  EXPECT_EQ(gen("rmat:scale=8").n, 256);
+  EXPECT_EQ(gen("road:rows=777").n, 777);
+}
+
+TEST(Generate, RowsAlias) {
+  EXPECT_EQ(gen("grid2d:rows=10000").n, 10000);
+  EXPECT_EQ(gen("grid2d:rows=10100").n, 10000);  // the nearest R, 100
+  EXPECT_EQ(gen("grid3d:rows=1000").n, 1000);
+  EXPECT_EQ(gen("rmat:rows=1000").n, 1024);
+  EXPECT_EQ(gen("banded:rows=7").n, 7);
+}
+
+TEST(Generate, LevelsOfNaturalAndRandomOrder) {
+  for (int r : {1, 2, 17, 50})
+    EXPECT_EQ(analyze(gen("grid2d:n=" + std::to_string(r))).levels, 2 * r - 1);
+  for (int n : {1, 5, 300})
+    EXPECT_EQ(analyze(gen("banded:n=" + std::to_string(n) + ",band=2")).levels, n);
+  int natural = analyze(gen("grid2d:n=64")).levels;
+  int random = analyze(gen("grid2d:n=64", order::random)).levels;
+  EXPECT_EQ(natural, 127);
+  EXPECT_LT(random, natural / 3) << random;
+  // A chain's critical path is all of its nonzeros.
+  EXPECT_EQ(analyze(gen("banded:n=40,band=1")).critical_path, 79);
+}
+
+const char* k_specs[] = {"grid2d:n=20", "grid3d:n=7", "road:rows=5000", "road:rows=3000,deg=6",
+                         "rmat:scale=11", "rmat:scale=9,deg=20", "banded:n=200,band=5"};
+
+TEST(Generate, InvariantsAndValuesEveryKindAndOrder) {
+  for (const char* s : k_specs)
+    for (order o : {order::natural, order::random})
+      for (diag_mode d : {diag_mode::dominant, diag_mode::unit}) {
+        csr l = gen(s, o, d);
+        EXPECT_TRUE(csr_ok(l)) << s;
+        EXPECT_TRUE(values_ok(l, d)) << s;
+      }
+}
+
+TEST(Generate, DeterministicPerSeed) {
+  for (const char* s : k_specs)
+    for (order o : {order::natural, order::random}) {
+      std::string spec = s;
+      EXPECT_TRUE(same(gen(spec + ",seed=3", o), gen(spec + ",seed=3", o))) << s;
+      EXPECT_FALSE(same(gen(spec + ",seed=3", o), gen(spec + ",seed=4", o))) << s;
+    }
+  // Different structure, not only values, for the random kinds.
+  EXPECT_NE(gen("road:rows=5000,seed=1").col, gen("road:rows=5000,seed=2").col);
+  EXPECT_NE(gen("rmat:scale=10,seed=1").col, gen("rmat:scale=10,seed=2").col);
+  EXPECT_NE(gen("grid2d:n=20,seed=1", order::random).col,
+            gen("grid2d:n=20,seed=2", order::random).col);
+}
+
+TEST(Generate, RandomOrderIsTheReorderedNaturalMatrix) {
+  for (const char* s : {"grid2d:n=30,seed=5", "road:rows=4000,seed=9", "rmat:scale=10,seed=2"}) {
+    gen_spec g = parse_gen(s);
+    csr l = reorder(generate(g, order::natural, diag_mode::unit), order::random, g.seed);
+    set_diagonal(l, diag_mode::dominant);
+    EXPECT_TRUE(same(l, generate(g, order::random, diag_mode::dominant))) << s;
+  }
+}
+
+TEST(Generate, RoadMeanDegreeAndLocality) {
+  for (double deg : {2.5, 6.0}) {
+    csr l = gen("road:rows=100000,deg=" + std::to_string(deg));
+    double mean = 2.0 * (double)(l.nnz() - l.n) / l.n;
+    EXPECT_NEAR(mean, deg, 0.1 * deg);
+  }
+  // Spatial order: a row's dependencies are near it; in random order they are anywhere.
+  auto mean_distance = [](const csr& l) {
+    double s = 0;
+    for (int32_t i = 0; i < l.n; ++i)
+      for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) s += i - l.col[k];
+    return s / (double)(l.nnz() - l.n);
+  };
+  EXPECT_LT(mean_distance(gen("road:rows=100000")), 100000 / 50.0);
+  EXPECT_GT(mean_distance(gen("road:rows=100000", order::random)), 100000 / 5.0);
+}
+
+TEST(Generate, RmatEdgesUniqueWithoutSelfLoops) {
+  std::vector<uint64_t> e = rmat_edges(12, 16, 1);
+  ASSERT_FALSE(e.empty());
+  for (size_t k = 0; k < e.size(); ++k) {
+    EXPECT_LT(e[k] >> 32, e[k] & 0xffffffffu) << "self-loop or unordered edge";
+    if (k) {
+      EXPECT_LT(e[k - 1], e[k]) << "duplicate";
+    }
+  }
+  // Power law: duplicates dropped, so fewer edges than drawn, and a hub far above the mean.
+  EXPECT_LT(e.size(), size_t(4096 * 8));
+  std::vector<int> degree(4096, 0);
+  for (uint64_t k : e) ++degree[k >> 32], ++degree[k & 0xffffffffu];
+  EXPECT_GT(*std::max_element(degree.begin(), degree.end()), 20 * 2 * (int)e.size() / 4096);
+}
+
+TEST(Generate, GivenDiagonalRejected) {
+  EXPECT_THROW(generate(parse_gen("grid2d:n=3"), order::natural, diag_mode::given), input_error);
+}
+
+TEST(ParseGen, Spec) {
+  gen_spec g = parse_gen("road:rows=1000000,deg=2.5,seed=7");
+  EXPECT_EQ(g.kind, "road");
+  EXPECT_EQ(g.seed, 7u);
+  ASSERT_EQ(g.params.size(), 2u);
+  EXPECT_EQ(g.params[0], (std::pair<std::string, std::string>("rows", "1000000")));
+  EXPECT_EQ(g.params[1], (std::pair<std::string, std::string>("deg", "2.5")));
+  EXPECT_EQ(parse_gen("grid2d").params.size(), 0u);
+  EXPECT_EQ(parse_gen("grid2d").seed, 1u);
+}
+
+TEST(ParseGen, Rejects) {
+  auto expect_error = [](const std::string& text, const std::string& reason) {
+    try {
+      parse_gen(text);
+      ADD_FAILURE() << text << ": no input_error";
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << text << ": " << e.what();
+    }
+  };
+  expect_error("torus:n=3", "unknown kind 'torus'");
+  expect_error("grid2d:m=3", "unknown key 'm'");
+  expect_error("road:n=3", "unknown key 'n'");
+  expect_error("grid2d:n=abc", "n=abc must be an integer in [1, 46340]");
+  expect_error("grid2d:n=0", "n=0 must be an integer");
+  expect_error("grid2d:n=46341", "n=46341 must be an integer");
+  expect_error("grid2d:rows=2147483647", "more than 2^31-1");
+  expect_error("grid3d:n=1291", "n=1291 must be an integer in [1, 1290]");
+  expect_error("rmat:scale=31", "scale=31 must be an integer in [1, 30]");
+  expect_error("rmat:scale=30,deg=8", "more than 2^31-1 edges");
+  expect_error("road:deg=-1", "deg=-1 must be a number");
+  expect_error("road:deg=2.5x", "deg=2.5x must be a number");
+  expect_error("grid2d:n", "'n' is not key=value");
+  expect_error("grid2d:n=3,", "'' is not key=value");
+  expect_error("grid2d:n=3,n=4", "n given twice");
+  expect_error("grid2d:n=3,rows=9", "rows given twice (or with its alias)");
+  expect_error("road:rows=10,seed=x", "seed=x must be an unsigned 64-bit integer");
+  expect_error("road:seed=1,seed=2", "seed given twice");
+  expect_error("banded:n=100000,band=100000", "more than 2^31-1 nonzeros");
+}
+
+TEST(Reorder, IsASymmetricPermutation) {
+  csr l = gen("grid2d:n=6,seed=4", order::natural, diag_mode::dominant);
+  EXPECT_TRUE(same(reorder(l, order::natural, 3), l));
+  csr r = reorder(l, order::random, 3);
+  ASSERT_TRUE(csr_ok(r));
+  std::vector<int32_t> p = random_permutation(l.n, 3);
+  std::vector<int32_t> seen(p);
+  std::sort(seen.begin(), seen.end());
+  for (int32_t i = 0; i < l.n; ++i) ASSERT_EQ(seen[i], i) << "not a permutation";
+  EXPECT_NE(p, random_permutation(l.n, 4));
+  // Entry (i, j) of L is (p[i], p[j]) or (p[j], p[i]) of the reordered L, whichever is lower.
+  auto a = dense(l), b = dense(r);
+  int64_t moved = 0;
+  for (int32_t i = 0; i < l.n; ++i)
+    for (int32_t j = 0; j <= i; ++j) {
+      int32_t u = std::max(p[i], p[j]), v = std::min(p[i], p[j]);
+      EXPECT_EQ(b[u][v], a[i][j]) << i << "," << j;
+      moved += a[i][j] != 0 && u != i;
+    }
+  EXPECT_EQ(r.nnz(), l.nnz());
+  EXPECT_GT(moved, 0);
+}
+
+TEST(Analyze, HandExample) {
+  // Row 1 depends on 0, row 3 on 1 and 2, rows 0 and 2 on nothing.
+  csr l;
+  l.n = 4;
+  l.row_ptr = {0, 1, 3, 4, 7};
+  l.col = {0, 0, 1, 2, 1, 2, 3};
+  l.val = {1, -1, 1, 1, -1, -1, 1};
+  analysis a = analyze(l);
+  EXPECT_EQ(a.level, (std::vector<int32_t>{0, 1, 0, 2}));
+  EXPECT_EQ(a.levels, 3);
+  EXPECT_EQ(a.critical_path, 1 + 2 + 3);  // rows 0, 1, 3
+  csr empty;
+  empty.row_ptr = {0};
+  EXPECT_EQ(analyze(empty).levels, 0);
+}
+
+::testing::AssertionResult partition_ok(const csr& l, const std::vector<int32_t>& b, int npes) {
+  if (b.size() != (size_t)npes + 1 || b.front() != 0 || b.back() != l.n)
+    return ::testing::AssertionFailure() << "ends";
+  for (int k = 0; k < npes; ++k) {
+    if (b[k + 1] < b[k]) return ::testing::AssertionFailure() << "backwards at " << k;
+    if (l.n >= npes && b[k + 1] == b[k]) return ::testing::AssertionFailure() << "empty PE " << k;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Partition, EqualRows) {
+  csr l = gen("banded:n=10,band=2");
+  EXPECT_EQ(partition(l, 3, false), (std::vector<int32_t>{0, 3, 6, 10}));
+  for (int npes : {1, 2, 3, 7, 10, 13}) {
+    std::vector<int32_t> b = partition(l, npes, false);
+    EXPECT_TRUE(partition_ok(l, b, npes)) << npes;
+    for (int k = 0; k < npes; ++k) EXPECT_LE(b[k + 1] - b[k], (10 + npes - 1) / npes);
+  }
+  EXPECT_THROW(partition(l, 0, false), input_error);
+}
+
+TEST(Partition, ByNnz) {
+  // Row i of a full band has i + 1 nonzeros: equal rows would give the last PE most of them.
+  csr l = gen("banded:n=400,band=400");
+  int32_t widest = 400;
+  for (int npes : {1, 2, 4, 7}) {
+    std::vector<int32_t> b = partition(l, npes, true);
+    ASSERT_TRUE(partition_ok(l, b, npes)) << npes;
+    for (int k = 0; k < npes; ++k) {
+      int64_t nnz = l.row_ptr[b[k + 1]] - l.row_ptr[b[k]];
+      EXPECT_NEAR((double)nnz, (double)l.nnz() / npes, widest) << npes << " PE " << k;
+    }
+  }
+  EXPECT_EQ(partition(l, 2, true)[1], 283);  // sqrt(1/2) of the rows hold half the nonzeros
+  // One row holds nearly everything: still a row for every PE.
+  csr h = gen("banded:n=5,band=1");
+  EXPECT_TRUE(partition_ok(h, partition(h, 5, true), 5));
+  csr s = gen("banded:n=2");
+  EXPECT_TRUE(partition_ok(s, partition(s, 4, true), 4));
+}
+
+TEST(Check, MultiplyHandExample) {
+  csr l;
+  l.n = 3;
+  l.row_ptr = {0, 1, 3, 5};
+  l.col = {0, 0, 1, 1, 2};
+  l.val = {2, -1, 3, -0.5, 1};
+  EXPECT_EQ(multiply(l, {1, 2, 3}), (std::vector<double>{2, 5, 2}));
+  EXPECT_THROW(multiply(l, {1, 2}), std::invalid_argument);
+}
+
+TEST(Check, RelativeError) {
+  std::vector<double> ref = {1, 2, 4};
+  error_report r = relative_error<double>({1, 2.5, 4}, ref, 0, 3);
+  EXPECT_EQ(r.rel_error, 0.125);
+  EXPECT_EQ(r.worst_row, 1);
+  r = relative_error<double>({2, 3}, ref, 1, 3);  // rows 1 and 2; scaled by the global max
+  EXPECT_EQ(r.rel_error, 0.25);
+  EXPECT_EQ(r.worst_row, 2);
+  r = relative_error<float>({1.0f, 2.0f, 4.5f}, ref, 0, 3);
+  EXPECT_EQ(r.rel_error, 0.125);
+  EXPECT_EQ(r.worst_row, 2);
+  r = relative_error<double>({1, 2, 4}, ref, 0, 3);
+  EXPECT_EQ(r.rel_error, 0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r = relative_error<double>({100, nan, 4}, ref, 0, 3);
+  EXPECT_TRUE(std::isnan(r.rel_error));
+  EXPECT_EQ(r.worst_row, 1);
+  r = relative_error<float>({1, 2, std::numeric_limits<float>::quiet_NaN()}, ref, 0, 3);
+  EXPECT_TRUE(std::isnan(r.rel_error));
+  EXPECT_EQ(r.worst_row, 2);
+  EXPECT_THROW(relative_error<double>({1}, ref, 0, 3), std::invalid_argument);
+}
+
+TEST(Check, XRefAndSolvedSystem) {
+  std::vector<double> x = make_x_ref(1000, 5);
+  EXPECT_EQ(x, make_x_ref(1000, 5));
+  EXPECT_NE(x, make_x_ref(1000, 6));
+  for (double v : x) EXPECT_TRUE(v >= 0.5 && v <= 1.5) << v;
+  // b = L x_ref, and a forward substitution on b gives x_ref back.
+  csr l = gen("road:rows=1000");
+  std::vector<double> b = multiply(l, x), y(l.n);
+  for (int32_t i = 0; i < l.n; ++i) {
+    double s = b[i];
+    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) s -= l.val[k] * y[l.col[k]];
+    y[i] = s / l.val[l.row_ptr[i + 1] - 1];
+  }
+  EXPECT_LT(relative_error(y, x, 0, l.n).rel_error, 1e-12);
+}
+
+}  // namespace
+}  // namespace spts

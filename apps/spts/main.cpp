@@ -32,6 +32,8 @@ bool load(const options& o, input* in) {
   try {
     if (!o.matrix.empty()) {
       in->l = reorder(read_matrix_market(o.matrix, o.diag), o.ord, o.seed);
+      // A row's diagonal moves with it; dominance is a property of the new row's off-diagonals.
+      if (o.diag == diag_mode::dominant && o.ord != order::natural) set_diagonal(in->l, o.diag);
       in->name = o.matrix;
     } else {
       in->l = generate(parse_gen(o.gen), o.ord, diag_mode::dominant);

@@ -1,10 +1,7 @@
 # CI cases for spts: small generated matrices of every kind in both orders, every variant the
 # platform has, 1, 2 and 4 PEs, over p2p and gda. Each run checks x against x_ref and exits
-# non-zero on a mismatch, so the exit code is the test. (enable_testing and TEST_INCLUDE_FILES:
-# see apps/jacobi2d/tests.cmake.)
-enable_testing()
-set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES
-             ${CMAKE_CURRENT_BINARY_DIR}/CTestTestfile.cmake)
+# non-zero on a mismatch, so the exit code is the test. (inputs.cmake has made this directory's
+# tests reachable from the top: enable_testing and TEST_INCLUDE_FILES.)
 set(SPTS_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
 set(SPTS_ENV "GIO_TIMEOUT_MS=60000")
 set(SPTS_DATA ${CMAKE_CURRENT_SOURCE_DIR}/testdata)

@@ -37,7 +37,7 @@ template <typename T>
 solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
   const csr& l = *p.l;
   const bool dist = o.var == variant::gio;
-  const int xk = !dist ? XCHG_NONE : o.xchg == exchange::signal ? XCHG_SIGNAL : XCHG_QUEUE;
+  int xk = !dist ? XCHG_NONE : o.xchg == exchange::signal ? XCHG_SIGNAL : XCHG_QUEUE;
   const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
   const int32_t base = l.row_ptr[r0];
   solve_times t;
@@ -79,7 +79,13 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     a.xw = (uint64_t*)shmem_malloc(xw_bytes);
     plan = make_exchange_plan(l, p.bounds, p.me);
     a.send_mask = upload<uint32_t>(plan.send_mask);
-    if (xk == XCHG_QUEUE) {
+    // A PE that sends nothing (one PE, or the last block of a lower-triangular L) runs the kernel
+    // without send paths: their registers would cost it occupancy for nothing. It still receives
+    // signals; a queue is drained by the waiting lanes, so receivers of queues keep the queue kernel.
+    int64_t recvs = 0;
+    for (int64_t c : plan.recv_cnt) recvs += c;
+    if (plan.sends == 0 && (xk == XCHG_SIGNAL || recvs == 0)) xk = XCHG_NONE;
+    if (o.xchg == exchange::queue) {
       const size_t area = (size_t)std::max<int64_t>(plan.area, 1);
       a.recv = (queue_entry*)shmem_malloc(area * sizeof(queue_entry));
       a.recv_hdr = (uint64_t*)shmem_malloc(area * sizeof(uint64_t));
@@ -93,7 +99,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       a.send_off = upload<long long>(plan.send_off);
       a.send_next = upload<unsigned long long>(std::vector<unsigned long long>(p.npes, 0));
     }
-    if (!a.xw || (xk == XCHG_QUEUE && (!a.recv || !a.recv_hdr))) {
+    if (!a.xw || (o.xchg == exchange::queue && (!a.recv || !a.recv_hdr))) {
       std::fprintf(stderr, "spts: PE %d: shmem_malloc of %zu bytes for the solve failed (GIO_SYMMETRIC_SIZE)\n",
                    p.me, xw_bytes);
       shmem_global_exit(2);
@@ -135,7 +141,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
              " work-groups x " + std::to_string(block);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(o.xchg) + ", " + std::to_string(plan.sends) +
-                        " components sent";
+                        " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
   HIP_CHECK(hipFree((void*)a.row_ptr));
   HIP_CHECK(hipFree((void*)a.col));
   HIP_CHECK(hipFree((void*)a.val));
@@ -143,7 +149,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipFree(a.next_chunk));
   if (dist) {
     HIP_CHECK(hipFree((void*)a.send_mask));
-    if (xk == XCHG_QUEUE) {
+    if (o.xchg == exchange::queue) {
       shmem_free(a.recv_hdr);
       shmem_free(a.recv);
       HIP_CHECK(hipFree((void*)a.recv_end));

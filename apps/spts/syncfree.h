@@ -29,7 +29,8 @@
 namespace spts {
 
 constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see to_word)
-constexpr int kMaxBlock = 256;          // the queue stage is one entry per thread of a work-group
+constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
+constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
 
 enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2 };
 
@@ -95,6 +96,15 @@ struct spin_clock {
   }
 };
 
+// The GIO calls are kept out of line (GIO_DOUT): inlined, the transport's code would take the
+// solve loop's registers (the queue kernel went from 40-odd to 255 registers with spills).
+GIO_DOUT void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
+  for (; dests; dests &= dests - 1) shmem_signal_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
+}
+GIO_DOUT void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
+  shmem_putmem_signal(at, src, count * sizeof(queue_entry), sig, count, SHMEM_SIGNAL_SET, pe);
+}
+
 // exchange::queue, owner side: take one complete batch from some source's queue and publish its
 // components. Any waiting wave may drain; a compare-and-swap on the source's head decides which.
 template <typename T>
@@ -114,37 +124,31 @@ GIO_DOUT void drain_one(const syncfree_args<T>& a) {
 }
 
 // exchange::queue, sender side: the lanes of `m` that have a fresh component send it, one batch
-// per destination PE. stage: this wave's slice of the work-group's stage (shared memory).
+// per destination PE. The leader gathers the batch by shuffles into its own stack buffer: groups
+// of one wave can be at this point at once (a divergent wave on GPUs with independent thread
+// scheduling, the emulator's gatherings), so no buffer may be shared by the wave's lanes.
 template <typename T>
 GIO_DFN void send_queued(const syncfree_args<T>& a, gio::plat::wave_mask m, bool fresh, uint32_t dests,
-                         uint64_t row, uint64_t word, queue_entry* stage) {
+                         uint64_t row, uint64_t word) {
   using namespace gio::plat;
   if (!wave_ballot(m, fresh && dests != 0)) return;
+  queue_entry batch[kMaxWave];
   for (int q = 0; q < a.npes; ++q) {
     const bool want = fresh && ((dests >> q) & 1u);
     const wave_mask wm = wave_ballot(m, want);
     if (!wm) continue;
-    const unsigned leader = wave_lowest(wm), count = wave_count(wm);
-    unsigned long long slot = 0;
-    if (wave_lane() == leader) slot = atomicAdd(&a.send_next[q], (unsigned long long)count);
-    slot = wave_shfl(m, slot, leader);
-    if (want) stage[wave_count(wm & wave_lanes_below())] = queue_entry{row, word};
-    wave_sync_mask(m);  // the entries are in the stage before the leader sends it
-    if (wave_lane() == leader) {
-      const long long at = a.send_off[q] + (long long)slot;
-      queue_out(&a.recv[at], stage, count, &a.recv_hdr[at], q);
+    const unsigned leader = wave_lowest(wm);
+    unsigned count = 0;
+    for (wave_mask t = wm; t; t &= t - 1, ++count) {
+      const unsigned j = wave_lowest(t);
+      const uint64_t r = wave_shfl(m, row, j), w = wave_shfl(m, word, j);
+      if (wave_lane() == leader) batch[count] = queue_entry{r, w};
     }
-    wave_sync_mask(m);  // the stage is free again
+    if (wave_lane() == leader) {
+      const long long at = a.send_off[q] + (long long)atomicAdd(&a.send_next[q], (unsigned long long)count);
+      queue_out(&a.recv[at], batch, count, &a.recv_hdr[at], q);
+    }
   }
-}
-
-// The GIO calls are kept out of line (GIO_DOUT): inlined, the transport's code would take the
-// solve loop's registers (the queue kernel went from 40-odd to 255 registers with spills).
-GIO_DOUT void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
-  for (; dests; dests &= dests - 1) shmem_signal_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
-}
-GIO_DOUT void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
-  shmem_putmem_signal(at, src, count * sizeof(queue_entry), sig, count, SHMEM_SIGNAL_SET, pe);
 }
 
 // Publishes a solved component: locally, then to the PEs that need it (signal exchange).
@@ -178,7 +182,6 @@ GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
 template <typename T, int X>
 __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
   __shared__ unsigned chunk;
-  __shared__ queue_entry stage[X == XCHG_QUEUE ? kMaxBlock : 1];
   if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
   __syncthreads();
   const int32_t i = (int32_t)(chunk * blockDim.x + threadIdx.x);
@@ -186,7 +189,6 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
   int32_t k = done ? 0 : a.row_ptr[i];
   const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
   const uint32_t dests = (X != XCHG_NONE && !done) ? a.send_mask[i] : 0;
-  queue_entry* my_stage = stage + (threadIdx.x - gio::plat::wave_lane());
   T acc = 0;
   spin_clock clk;
   int32_t waited_for = -1;
@@ -212,7 +214,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
     }
     if (X == XCHG_QUEUE) {
       const gio::plat::wave_mask m = gio::plat::wave_active_mask();
-      send_queued(a, m, fresh, dests, (uint64_t)(a.row0 + i), word, my_stage);
+      send_queued(a, m, fresh, dests, (uint64_t)(a.row0 + i), word);
       const gio::plat::wave_mask w = gio::plat::wave_ballot(m, !done);
       if (w && gio::plat::wave_lane() == gio::plat::wave_lowest(w)) drain_one(a);
     }

@@ -44,6 +44,14 @@ spts_test(levelset.float.grid3d.np4 4 p2p --variant levelset --type float --gen 
 spts_test(gio.signal.file.np2 2 p2p --variant gio --matrix ${SPTS_DATA}/small.mtx)
 spts_test(single.file.random.np1 1 p2p --variant single --matrix ${SPTS_DATA}/small.mtx --order random)
 
+# Lanes of one wave that reach the queue's send together in separate groups (a divergent wave; the
+# emulator's lockstep mode makes such groups) once shared one stage and overwrote each other's
+# entries: components were lost and the owner waited for them until the timeout.
+spts_test(gio.queue.lockstep.grid2d.random.np2 2 p2p --variant gio --exchange queue --gen grid2d:n=64
+          --order random --block 32 --reps 3)
+set_property(TEST app.spts.gio.queue.lockstep.grid2d.random.np2 APPEND PROPERTY ENVIRONMENT
+             GIO_HOST_WAVE_LOCKSTEP=1)
+
 # Over gda (the software ConnectX): the components travel as NIC operations.
 foreach(x signal queue)
   spts_test(gio.${x}.gda.grid2d.random.np2 2 gda --variant gio --exchange ${x} --gen grid2d:n=24 --order random)

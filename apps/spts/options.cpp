@@ -47,6 +47,8 @@ void print_usage(const char* prog) {
       "  --reps N          timed solves, the median is reported (default 5)\n"
       "  --warmup N        untimed solves first (default 1)\n"
       "  --block N         threads per work-group (default 256; 64 on the host platform)\n"
+      "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
+      "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
       "  --json FILE       append the result as one JSON line\n"
       "  --timeout S       bound on every wait inside the solve kernels, seconds (default 120)\n"
@@ -126,6 +128,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     if (name == "--reps") ok = to_int(n, v, 1, &o->reps);
     else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
     else if (name == "--block") ok = to_int(n, v, 0, &o->block);
+    else if (name == "--backoff") ok = to_int(n, v, 0, &o->backoff_ns);
     else if (name == "--timeout") ok = to_double(n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;

@@ -34,6 +34,7 @@ struct options {
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)
+  int backoff_ns = 0;              // longest sleep between polls of an unsolved dependency (0: none)
   double timeout_s = 120;          // bound on every wait inside the solve kernels
   bool refs = true;                // also time `single` and the vendor solve on PE 0 (speedups)
   bool inject_error = false;       // test only: perturb one solved value; the check must fail

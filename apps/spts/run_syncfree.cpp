@@ -70,6 +70,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   a.me = p.me;
   a.npes = p.npes;
   a.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
+  a.backoff_ns = (unsigned)o.backoff_ns;
   a.inject_row = o.inject_error && nloc > 0 ? nloc - 1 : -1;
   HIP_CHECK(hipMalloc((void**)&a.next_chunk, sizeof(unsigned)));
   const size_t xw_bytes = (size_t)l.n * sizeof(uint64_t);

@@ -51,6 +51,7 @@ struct syncfree_args {
   int32_t row0, nloc;
   int me, npes;
   unsigned long long timeout_ns;
+  unsigned backoff_ns;           // longest sleep between polls of a dependency (0: poll flat out)
   int inject_row;                // local row whose value is perturbed (tests), or -1
   // exchange::queue
   queue_entry* recv;             // symmetric: this PE's receive area, one region per source
@@ -83,12 +84,33 @@ GIO_DOUT void wait_timeout(int me, int32_t row, int32_t col, unsigned long long 
   gio::dev::die(GIO_ERR_TIMEOUT);
 }
 
-// A bounded spin: relax() lets the host emulator run the other work-groups.
+// Sleeps about ns nanoseconds. Waiting threads that poll flat out load the memory system the
+// critical path's stores and loads go through: on a deep matrix most resident rows wait for rows
+// far ahead of them.
+GIO_DFN void nap(unsigned ns) {
+#if defined(GIO_PLATFORM_CUDA)
+  __nanosleep(ns);
+#elif defined(GIO_PLATFORM_HIP)
+  for (unsigned t = 0; t < ns; t += 64) __builtin_amdgcn_s_sleep(1);  // 64 clocks a unit, ~1-2 GHz
+#else
+  (void)ns;  // the emulator's relax() yields instead
+#endif
+}
+
+// A bounded spin with backoff: relax() lets the host emulator run the other work-groups; a thread
+// whose dependency stays unsolved sleeps longer each poll (from 32 ns, doubling, up to
+// backoff_ns), and starts again at the shortest once it makes progress.
 struct spin_clock {
-  unsigned spins = 0;
+  unsigned spins = 0, miss = 0;
   uint64_t t0 = 0;
-  GIO_DFN void tick(int me, int32_t row, int32_t col, unsigned long long timeout_ns) {
+  GIO_DFN void progress() { miss = 0; }
+  GIO_DFN void tick(int me, int32_t row, int32_t col, unsigned long long timeout_ns, unsigned backoff_ns) {
     gio::plat::relax();
+    if (backoff_ns) {
+      const unsigned ns = 32u << (miss < 10 ? miss : 10);
+      nap(ns < backoff_ns ? ns : backoff_ns);
+      ++miss;
+    }
     if ((++spins & 255u) != 0) return;
     const uint64_t now = gio::plat::clock_ns();
     if (t0 == 0) t0 = now;
@@ -196,6 +218,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
     bool fresh = false;
     uint64_t word = 0;
     if (!done) {
+      const int32_t k0 = k;
       for (; k < diag; ++k) {
         const int32_t c = a.col[k];
         const uint64_t u = gio::plat::load_polled(&a.xw[c]);
@@ -205,6 +228,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
         }
         acc += a.val[k] * from_word<T>(u);
       }
+      if (k != k0) clk.progress();
       if (k == diag) {
         word = to_word(finish(a, i, acc, diag));
         if (X == XCHG_QUEUE) gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.row0 + i], word);
@@ -219,7 +243,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
       if (w && gio::plat::wave_lane() == gio::plat::wave_lowest(w)) drain_one(a);
     }
     if (done) return;
-    clk.tick(a.me, a.row0 + i, waited_for, a.timeout_ns);
+    clk.tick(a.me, a.row0 + i, waited_for, a.timeout_ns, a.backoff_ns);
   }
 }
 
@@ -241,8 +265,9 @@ __global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
     uint64_t u;
     while ((u = gio::plat::load_polled(&a.xw[c])) == kPending) {
       if (X == XCHG_QUEUE) drain_one(a);
-      clk.tick(a.me, a.row0 + i, c, a.timeout_ns);
+      clk.tick(a.me, a.row0 + i, c, a.timeout_ns, a.backoff_ns);
     }
+    clk.progress();
     acc += a.val[k] * from_word<T>(u);
   }
   // Every lane of the wave reaches the reduction (the row is the wave's); name them all, since

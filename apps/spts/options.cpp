@@ -35,7 +35,8 @@ void print_usage(const char* prog) {
       "                    signal; default) | queue (a wave's components per PE in one\n"
       "                    putmem_signal into a receive queue the owner drains)\n"
       "  --kernel K        auto | thread (a thread per row) | warp (a wave per row); auto: warp\n"
-      "                    when rows average 12 or more off-diagonals\n"
+      "                    when rows average 12 or more off-diagonals or rows of 32 or more hold\n"
+      "                    a quarter of them\n"
       "  --matrix FILE     Matrix Market file (coordinate real/integer/pattern, general/symmetric)\n"
       "  --gen SPEC        generator (default grid2d:n=1024): grid2d:n=R | grid3d:n=R |\n"
       "                    road:rows=N,deg=2.5 | rmat:scale=S,deg=8 | banded:n=N,band=B; rows=N\n"
@@ -47,6 +48,9 @@ void print_usage(const char* prog) {
       "  --reps N          timed solves, the median is reported (default 5)\n"
       "  --warmup N        untimed solves first (default 1)\n"
       "  --block N         threads per work-group (default 256; 64 on the host platform)\n"
+      "  --wgs N           sync-free kernels: work-groups of the persistent grid, each taking\n"
+      "                    chunks of rows in order (default: as many as fit on the device; 4 on\n"
+      "                    the host platform). Fewer means fewer rows waiting at once\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -128,6 +132,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     if (name == "--reps") ok = to_int(n, v, 1, &o->reps);
     else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
     else if (name == "--block") ok = to_int(n, v, 0, &o->block);
+    else if (name == "--wgs") ok = to_int(n, v, 0, &o->wgs);
     else if (name == "--backoff") ok = to_int(n, v, 0, &o->backoff_ns);
     else if (name == "--timeout") ok = to_double(n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;

@@ -17,12 +17,38 @@ constexpr int kDefaultBlock = 64;  // each emulated work-group is an OS thread o
 constexpr int kDefaultBlock = 256;
 #endif
 
-// Mean off-diagonals per row from which a wave per row beats a thread per row.
-constexpr double kWarpRowLength = 12;
+// A wave per row beats a thread per row when rows are long on average, or when long rows hold
+// much of the work: a power-law matrix (rmat, 4M rows, mean 3 off-diagonals, half of them in rows
+// of 32 or more) solved in 27-76 ms a thread per row and 3.3-3.5 ms a wave per row on H200
+// (results/2026-11-24-h200-s7), while grids and road graphs (no row of 32) are faster a thread per
+// row.
+constexpr double kWarpRowLength = 12;   // mean off-diagonals per row
+constexpr int32_t kLongRow = 32;        // off-diagonals of a long row
+constexpr double kLongShare = 0.25;     // share of the off-diagonals in long rows
 
 bool use_warp(const options& o, const csr& l) {
   if (o.kernel != kernel_kind::automatic) return o.kernel == kernel_kind::warp;
-  return l.n > 0 && (double)(l.nnz() - l.n) / l.n >= kWarpRowLength;
+  const int64_t off = l.nnz() - l.n;
+  if (l.n == 0 || off == 0) return false;
+  if ((double)off / l.n >= kWarpRowLength) return true;
+  int64_t in_long = 0;
+  for (int32_t i = 0; i < l.n; ++i) {
+    const int32_t r = l.row_ptr[i + 1] - l.row_ptr[i] - 1;
+    if (r >= kLongRow) in_long += r;
+  }
+  return (double)in_long / off >= kLongShare;
+}
+
+// Work-groups of the kernel the device runs at once (multiprocessors x occupancy).
+template <typename T, int X>
+int resident(bool warp, int block) {
+  int dev = 0, per_mp = 0;
+  hipDeviceProp_t prop;
+  HIP_CHECK(hipGetDevice(&dev));
+  HIP_CHECK(hipGetDeviceProperties(&prop, dev));
+  if (warp) HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, solve_warp<T, X>, block, 0));
+  else HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, solve_thread<T, X>, block, 0));
+  return std::max(1, per_mp) * prop.multiProcessorCount;
 }
 
 template <typename T, int X>
@@ -55,7 +81,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   }
   const bool warp = use_warp(o, l);
   const int rows_per_wg = warp ? block / ws : block;
-  const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
+  const int chunks = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
 
   const double p0 = now_s();
   std::vector<int32_t> rp(nloc + 1);
@@ -108,6 +134,17 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   } else {
     HIP_CHECK(hipMalloc((void**)&a.xw, xw_bytes));
   }
+  // The persistent grid: as many work-groups as run at once (the host platform: a few, each an OS
+  // thread of fibers), or --wgs.
+  const int res = xk == XCHG_NONE ? resident<T, XCHG_NONE>(warp, block)
+                : xk == XCHG_SIGNAL ? resident<T, XCHG_SIGNAL>(warp, block)
+                                    : resident<T, XCHG_QUEUE>(warp, block);
+#if defined(GIO_PLATFORM_HOST)
+  const int auto_wgs = std::min(res, 4);
+#else
+  const int auto_wgs = res;
+#endif
+  const int grid = std::min(chunks, o.wgs ? o.wgs : auto_wgs);
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
 
@@ -140,7 +177,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
-             " work-groups x " + std::to_string(block);
+             " work-groups x " + std::to_string(block) + " (persistent, " + std::to_string(chunks) + " chunks)";
   if (dist) t.detail += std::string(", exchange ") + exchange_name(o.xchg) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
   HIP_CHECK(hipFree((void*)a.row_ptr));

@@ -202,11 +202,7 @@ GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
 #define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
 
 template <typename T, int X>
-__global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
-  __shared__ unsigned chunk;
-  if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
-  __syncthreads();
-  const int32_t i = (int32_t)(chunk * blockDim.x + threadIdx.x);
+GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i) {
   bool done = i >= a.nloc;
   int32_t k = done ? 0 : a.row_ptr[i];
   const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
@@ -247,15 +243,34 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
   }
 }
 
+// The next chunk of rows for the calling work-group, in launch order across work-groups: a
+// chunk's dependencies lie in chunks already taken by running work-groups. The kernels are
+// persistent (a work-group takes chunks until none are left), so the grid size chooses how many
+// rows wait at once: on deep matrices most resident rows can only poll, and their polls load the
+// memory system the critical path goes through.
+GIO_DFN unsigned next_chunk(unsigned* counter) {
+  __shared__ unsigned chunk;
+  if (threadIdx.x == 0) chunk = atomicAdd(counter, 1u);
+  __syncthreads();
+  const unsigned c = chunk;
+  __syncthreads();  // every thread has read it before thread 0 takes the next
+  return c;
+}
+
+template <typename T, int X>
+__global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
+  for (;;) {
+    const unsigned c = next_chunk(a.next_chunk);
+    if ((long long)c * blockDim.x >= a.nloc) return;
+    thread_row<T, X>(a, (int32_t)(c * blockDim.x + threadIdx.x));
+  }
+}
+
 // A wave per row, for long rows: the lanes stride over the row, wait for their own terms, and the
 // sum is reduced by shuffles. No lane waits for a wave-mate (every term is another row's).
 template <typename T, int X>
-__global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
-  __shared__ unsigned chunk;
-  if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
-  __syncthreads();
+GIO_DFN void warp_row(const syncfree_args<T>& a, int32_t i) {
   const unsigned ws = gio::plat::wave_size(), lane = gio::plat::wave_lane();
-  const int32_t i = (int32_t)(chunk * (blockDim.x / ws) + threadIdx.x / ws);
   if (i >= a.nloc) return;
   const int32_t diag = a.row_ptr[i + 1] - 1;
   T acc = 0;
@@ -292,6 +307,16 @@ __global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
       const queue_entry e{(uint64_t)gi, word};  // 16 bytes: over gda it travels inline
       queue_out(&a.recv[at], &e, 1, &a.recv_hdr[at], q);
     }
+  }
+}
+
+template <typename T, int X>
+__global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
+  const unsigned waves = blockDim.x / gio::plat::wave_size();
+  for (;;) {
+    const unsigned c = next_chunk(a.next_chunk);
+    if ((long long)c * waves >= a.nloc) return;
+    warp_row<T, X>(a, (int32_t)(c * waves + threadIdx.x / gio::plat::wave_size()));
   }
 }
 

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Backoff, block size and kernel sweep of spts's sync-free kernel (`single`) on one GPU, and a
-# diagnostic run of the warp kernel's queue exchange over gda. results/spts-tune.sh OUTDIR BUILD
+# diagnostic run of the warp kernel's queue exchange over gda.
+#   results/spts-tune.sh OUTDIR BUILD [backoff|wgs]
 set -uo pipefail
-out=${1:?OUTDIR}; B=${2:-/tmp/gio-cuda}
+out=${1:?OUTDIR}; B=${2:-/tmp/gio-cuda}; part=${3:-backoff}
 mkdir -p "$out"
 S() { echo "spts $*" >> "$out/commands.txt"; timeout 120 $B/bin/giorun -n 1 $B/bin/spts --variant single --no-refs --type float --reps 3 --json "$out/tune.jsonl" "$@" 2>&1 | grep -E "^spts|solve |check" ; }
+if [[ $part == wgs ]]; then  # the persistent grid's size (the default: all that fit)
+  for w in 33 66 132 264 528 0; do S --gen grid2d:rows=4000000 --wgs $w; done
+  for w in 66 132 264 528 0; do S --gen grid3d:rows=4000000 --wgs $w; done
+  for w in 132 528 0; do S --gen rmat:rows=4000000,deg=6 --wgs $w; done
+  for w in 264 0; do S --gen road:rows=4000000 --order random --wgs $w; S --gen grid2d:rows=4000000 --order random --wgs $w; done
+  for w in 8 33 0; do S --gen banded:rows=1000000 --wgs $w --reps 1 --warmup 0; done
+  exit 0
+fi
 for bo in 0 200 1000 4000; do S --gen grid2d:rows=4000000 --backoff $bo; done
 for b in 64 128; do S --gen grid2d:rows=4000000 --backoff 1000 --block $b; done
 for bo in 0 200 1000 4000; do S --gen grid3d:rows=4000000 --backoff $bo; done

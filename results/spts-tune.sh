@@ -6,6 +6,14 @@ set -uo pipefail
 out=${1:?OUTDIR}; B=${2:-/tmp/gio-cuda}; part=${3:-backoff}
 mkdir -p "$out"
 S() { echo "spts $*" >> "$out/commands.txt"; timeout 120 $B/bin/giorun -n 1 $B/bin/spts --variant single --no-refs --type float --reps 3 --json "$out/tune.jsonl" "$@" 2>&1 | grep -E "^spts|solve |check" ; }
+if [[ $part == rows ]]; then  # rows entering the device by level (default) or in natural order
+  for g in grid2d:rows=4000000 grid3d:rows=4000000 rmat:rows=4000000,deg=6 road:rows=4000000; do
+    for r in level natural; do S --gen $g --rows $r; done
+  done
+  for r in level natural; do S --gen grid2d:rows=4000000 --order random --rows $r; done
+  for r in level natural; do S --gen banded:rows=1000000 --rows $r --reps 1 --warmup 0; done
+  exit 0
+fi
 if [[ $part == wgs ]]; then  # the persistent grid's size (the default: all that fit)
   for w in 33 66 132 264 528 0; do S --gen grid2d:rows=4000000 --wgs $w; done
   for w in 66 132 264 528 0; do S --gen grid3d:rows=4000000 --wgs $w; done

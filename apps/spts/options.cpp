@@ -48,9 +48,8 @@ void print_usage(const char* prog) {
       "  --reps N          timed solves, the median is reported (default 5)\n"
       "  --warmup N        untimed solves first (default 1)\n"
       "  --block N         threads per work-group (default 256; 64 on the host platform)\n"
-      "  --wgs N           sync-free kernels: work-groups of the persistent grid, each taking\n"
-      "                    chunks of rows in order (default: as many as fit on the device; 4 on\n"
-      "                    the host platform). Fewer means fewer rows waiting at once\n"
+      "  --rows R          sync-free kernels: the order in which rows enter the device:\n"
+      "                    level (sorted by level on the host, default) | natural\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -132,7 +131,6 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     if (name == "--reps") ok = to_int(n, v, 1, &o->reps);
     else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
     else if (name == "--block") ok = to_int(n, v, 0, &o->block);
-    else if (name == "--wgs") ok = to_int(n, v, 0, &o->wgs);
     else if (name == "--backoff") ok = to_int(n, v, 0, &o->backoff_ns);
     else if (name == "--timeout") ok = to_double(n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
@@ -177,6 +175,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const char* const names[] = {"given", "unit", "dominant"};
       const diag_mode vals[] = {diag_mode::given, diag_mode::unit, diag_mode::dominant};
       ok = to_enum(n, value, names, vals, &o->diag);
+    } else if (name == "--rows") {
+      const char* const names[] = {"level", "natural"};
+      const bool vals[] = {true, false};
+      ok = to_enum(n, value, names, vals, &o->rows_by_level);
     } else if (name == "--balance") {
       const char* const names[] = {"rows", "nnz"};
       const bool vals[] = {false, true};

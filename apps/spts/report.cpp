@@ -147,7 +147,7 @@ bool report(const run_record& r) {
       f,
       "{\"app\":\"spts\",\"variant\":\"%s\",\"exchange\":%s,\"kernel\":%s,\"detail\":%s,\"type\":\"%s\","
       "\"input\":%s,\"order\":\"%s\",\"balance\":\"%s\",\"rows\":%d,\"nnz\":%lld,\"levels\":%d,"
-      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"wgs\":%d,\"backoff_ns\":%d,\"seed\":%llu,"
+      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"seed\":%llu,"
       "\"input_s\":%s,\"prep_s\":%s,\"solve_s\":%s,\"median_s\":%s,\"min_s\":%s,\"max_s\":%s,\"gflops\":%s,"
       "\"single_s\":%s,\"vendor\":%s,\"vendor_s\":%s,\"speedup_single\":%s,\"speedup_vendor\":%s,"
       "\"efficiency\":%s,\"rel_error\":%s,\"tolerance\":%s,\"worst_row\":%d,\"check\":\"%s\",\"device\":%s,"
@@ -156,7 +156,7 @@ bool report(const run_record& r) {
       syncfree ? json_string(kernel_name(o.kernel)).c_str() : "null", json_string(r.times.detail).c_str(),
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
-      o.wgs, o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
+      o.rows_by_level ? "level" : "natural", o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
       num(s.median_s).c_str(), num(s.min_s).c_str(), num(s.max_s).c_str(), num(s.gflops).c_str(),
       num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),
       num(vs_vendor).c_str(), num(efficiency).c_str(), num(r.rel_error).c_str(), num(tol).c_str(),

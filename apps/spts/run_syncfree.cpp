@@ -39,18 +39,6 @@ bool use_warp(const options& o, const csr& l) {
   return (double)in_long / off >= kLongShare;
 }
 
-// Work-groups of the kernel the device runs at once (multiprocessors x occupancy).
-template <typename T, int X>
-int resident(bool warp, int block) {
-  int dev = 0, per_mp = 0;
-  hipDeviceProp_t prop;
-  HIP_CHECK(hipGetDevice(&dev));
-  HIP_CHECK(hipGetDeviceProperties(&prop, dev));
-  if (warp) HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, solve_warp<T, X>, block, 0));
-  else HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, solve_thread<T, X>, block, 0));
-  return std::max(1, per_mp) * prop.multiProcessorCount;
-}
-
 template <typename T, int X>
 void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
   if (warp) hipLaunchKernelGGL(HIP_KERNEL_NAME(solve_warp<T, X>), dim3(grid), dim3(block), 0, 0, a);
@@ -81,7 +69,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   }
   const bool warp = use_warp(o, l);
   const int rows_per_wg = warp ? block / ws : block;
-  const int chunks = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
+  const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
 
   const double p0 = now_s();
   std::vector<int32_t> rp(nloc + 1);
@@ -134,17 +122,16 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   } else {
     HIP_CHECK(hipMalloc((void**)&a.xw, xw_bytes));
   }
-  // The persistent grid: as many work-groups as run at once (the host platform: a few, each an OS
-  // thread of fibers), or --wgs.
-  const int res = xk == XCHG_NONE ? resident<T, XCHG_NONE>(warp, block)
-                : xk == XCHG_SIGNAL ? resident<T, XCHG_SIGNAL>(warp, block)
-                                    : resident<T, XCHG_QUEUE>(warp, block);
-#if defined(GIO_PLATFORM_HOST)
-  const int auto_wgs = std::min(res, 4);
-#else
-  const int auto_wgs = res;
-#endif
-  const int grid = std::min(chunks, o.wgs ? o.wgs : auto_wgs);
+  std::vector<int32_t> by_level;
+  if (o.rows_by_level) {  // this PE's rows sorted by level (stable: ascending within a level)
+    const analysis an = analyze(l);
+    std::vector<int32_t> count(an.levels + 1, 0);
+    for (int32_t i = r0; i < r1; ++i) ++count[an.level[i] + 1];
+    for (int32_t v = 0; v < an.levels; ++v) count[v + 1] += count[v];
+    by_level.resize(nloc);
+    for (int32_t i = r0; i < r1; ++i) by_level[count[an.level[i]]++] = i - r0;
+    a.order = upload<int32_t>(by_level);
+  }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
 
@@ -177,7 +164,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
-             " work-groups x " + std::to_string(block) + " (persistent, " + std::to_string(chunks) + " chunks)";
+             " work-groups x " + std::to_string(block) + (o.rows_by_level ? ", rows by level" : ", rows in natural order");
   if (dist) t.detail += std::string(", exchange ") + exchange_name(o.xchg) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
   HIP_CHECK(hipFree((void*)a.row_ptr));
@@ -185,6 +172,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipFree((void*)a.val));
   HIP_CHECK(hipFree((void*)a.b));
   HIP_CHECK(hipFree(a.next_chunk));
+  HIP_CHECK(hipFree((void*)a.order));
   if (dist) {
     HIP_CHECK(hipFree((void*)a.send_mask));
     if (o.xchg == exchange::queue) {

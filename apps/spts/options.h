@@ -31,7 +31,7 @@ struct options {
   bool by_nnz = false;             // --balance rows|nnz
   int reps = 5;                    // timed repetitions (the median is reported)
   int warmup = 1;                  // untimed solves first
-  bool rows_by_level = true;       // sync-free kernels: rows enter the device by level (--rows level)
+  bool rows_by_level = false;      // sync-free kernels: rows enter the device by level (--rows level)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)

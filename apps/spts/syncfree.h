@@ -247,10 +247,12 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i) {
 // The row a thread (or wave) of this work-group solves: work-groups take chunk ids from a counter
 // as they start, so chunks are taken in launch order whatever the order in which the GPU schedules
 // work-groups, and a chunk's dependencies lie in chunks taken by work-groups that already run.
-// `order` (when set) lists the PE's rows by level: rows then enter the device in level order, so
-// the rows waiting at once are the frontier's, not rows far behind it in the natural order that
-// can only poll (on a natural-order 2D grid of 4M rows the resident rows cover 135 of its 2000
-// grid rows). A topological order keeps the guarantee above.
+// `order` (when set, --rows level) lists the PE's rows by level, a topological order that keeps
+// the guarantee above: the rows waiting at once are then the frontier's rather than the rows
+// after it in natural order (on a natural-order 2D grid of 4M rows the resident rows cover 135 of
+// its 2000 grid rows). Measured on H200 it is slower on every input, 1.5-2.7x
+// (results/2026-11-24-h200-s7): a wave's rows are scattered, so each of its polls is 32 loads
+// instead of one, and the memory system the critical path uses carries them.
 template <typename T>
 GIO_DFN int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit) {
   __shared__ unsigned chunk;

@@ -36,10 +36,10 @@ endforeach()
 
 # PE counts, kernels, types and balance the loop above does not reach.
 spts_test(gio.signal.grid2d.np1 1 p2p --variant gio --gen grid2d:n=24)
-# Rows taken in natural order instead of by level (the default).
-spts_test(single.rows-natural.grid2d.np1 1 p2p --variant single --rows natural --gen grid2d:n=24)
-spts_test(gio.signal.rows-natural.grid3d.np2 2 p2p --variant gio --rows natural --gen grid3d:n=8)
-spts_test(gio.queue.rows-natural.rmat.random.np4 4 p2p --variant gio --exchange queue --rows natural
+# Rows taken by level instead of in natural order (the default).
+spts_test(single.rows-level.grid2d.np1 1 p2p --variant single --rows level --gen grid2d:n=24)
+spts_test(gio.signal.rows-level.grid3d.np2 2 p2p --variant gio --rows level --gen grid3d:n=8)
+spts_test(gio.queue.rows-level.rmat.random.np4 4 p2p --variant gio --exchange queue --rows level
           --gen rmat:scale=9 --order random)
 spts_test(gio.queue.grid2d.random.np1 1 p2p --variant gio --exchange queue --gen grid2d:n=24 --order random)
 spts_test(gio.signal.warp.rmat.np2 2 p2p --variant gio --kernel warp --gen rmat:scale=9 --order random)

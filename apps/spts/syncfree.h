@@ -32,12 +32,6 @@ constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see t
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
 
-// Occupancy: the transport's put path needs 230-odd registers on sm_90 (a called function's
-// registers count for its kernel), which would leave one 256-thread work-group per SM. Capping
-// the kernels at 64 registers (4 work-groups of 256 per SM) spills inside the send path only,
-// which runs once per component sent, not per term.
-#define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
-
 enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2 };
 
 struct queue_entry {
@@ -202,83 +196,51 @@ GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
 // can, and the lane publishes its row inside the loop. On GPUs without independent thread
 // scheduling (AMD) a lane spinning on a wave-mate's row would otherwise wait for a lane that is
 // masked off until the spin ends.
-//
-// In natural order a wave's rows are consecutive, and a row's nearest dependency is often a
-// wave-mate's (the row before it on a grid or a band). Those values come by shuffle from the
-// wave-mates in the same pass, round after round, instead of through memory: a chain of 32 rows
-// then costs a few instructions a step, not a store and a load round trip each. A lane leaves
-// at the end of the pass that solved its row (its value is in memory by then). The sends to other
-// PEs come after the shuffle rounds, outside them: a GIO call gathers the lanes that call it
-// together, and must not find wave-mates parked inside a collective of ours.
-template <typename T, int X>
-struct thread_row_state {
-  const syncfree_args<T>& a;
-  int32_t i, k, diag;
-  T acc;
-  bool done;
-  uint64_t word;      // this row's value, once done
-  int32_t waited_for;  // the column at k, while not done
-  // Takes every term whose value memory already shows; publishes the row when none is left.
-  // Returns true when the row was solved by this call.
-  GIO_DFN bool advance() {
-    for (; k < diag; ++k) {
-      const int32_t c = a.col[k];
-      const uint64_t u = gio::plat::load_polled(&a.xw[c]);
-      if (u == kPending) {
-        waited_for = c;
-        return false;
-      }
-      acc += a.val[k] * from_word<T>(u);
-    }
-    word = to_word(finish(a, i, acc, diag));
-    gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.row0 + i], word);
-    done = true;
-    return true;
-  }
-};
+// Occupancy: the transport's put path needs 230-odd registers on sm_90 (a called function's
+// registers count for its kernel), which would leave one 256-thread work-group per SM. Capping
+// the kernels at 64 registers (4 work-groups of 256 per SM) spills inside the send path only,
+// which runs once per component sent, not per term.
+#define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
 
 template <typename T, int X>
-GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, int32_t wave_first) {
-  using namespace gio::plat;
-  const unsigned ws = wave_size(), lane = wave_lane();
-  thread_row_state<T, X> r{a, i, 0, 0, (T)0, i >= a.nloc, 0, -1};
-  if (!r.done) {
-    r.k = a.row_ptr[i];
-    r.diag = a.row_ptr[i + 1] - 1;
-  }
-  const uint32_t dests = (X != XCHG_NONE && !r.done) ? a.send_mask[i] : 0;
-  const long long first_row = wave_first >= 0 ? (long long)a.row0 + wave_first : -1;
+GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i) {
+  bool done = i >= a.nloc;
+  int32_t k = done ? 0 : a.row_ptr[i];
+  const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
+  const uint32_t dests = (X != XCHG_NONE && !done) ? a.send_mask[i] : 0;
+  T acc = 0;
   spin_clock clk;
+  int32_t waited_for = -1;
   for (;;) {
-    const wave_mask m = wave_active_mask();
     bool fresh = false;
-    if (!r.done) {
-      const int32_t k0 = r.k;
-      fresh = r.advance();
-      if (r.k != k0 || fresh) clk.progress();
-    }
-    // Wave-mates' values by shuffle, round after round while some lane takes one.
-    while (first_row >= 0) {
-      const wave_mask solved = wave_ballot(m, r.done);
-      long long j = r.done ? -1 : (long long)r.waited_for - first_row;
-      if (j < 0 || j >= (long long)ws || !((solved >> j) & 1)) j = -1;
-      const uint64_t w = wave_shfl(m, r.word, j >= 0 ? (unsigned)j : lane);
-      if (!wave_ballot(m, j >= 0)) break;
-      if (j >= 0) {
-        r.acc += a.val[r.k] * from_word<T>(w);
-        ++r.k;
-        fresh = r.advance() || fresh;
-        clk.progress();
+    uint64_t word = 0;
+    if (!done) {
+      const int32_t k0 = k;
+      for (; k < diag; ++k) {
+        const int32_t c = a.col[k];
+        const uint64_t u = gio::plat::load_polled(&a.xw[c]);
+        if (u == kPending) {
+          waited_for = c;
+          break;
+        }
+        acc += a.val[k] * from_word<T>(u);
+      }
+      if (k != k0) clk.progress();
+      if (k == diag) {
+        word = to_word(finish(a, i, acc, diag));
+        if (X == XCHG_QUEUE) gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.row0 + i], word);
+        else publish_signal<T, X>(a, i, word);
+        done = fresh = true;
       }
     }
-    if (X == XCHG_SIGNAL && fresh && dests) signal_out(&a.xw[a.row0 + i], r.word, dests);
     if (X == XCHG_QUEUE) {
-      send_queued(a, m, fresh, dests, (uint64_t)(a.row0 + i), r.word);
-      const wave_mask w = wave_ballot(m, !r.done);
-      if (w && lane == wave_lowest(w)) drain_one(a);
+      const gio::plat::wave_mask m = gio::plat::wave_active_mask();
+      send_queued(a, m, fresh, dests, (uint64_t)(a.row0 + i), word);
+      const gio::plat::wave_mask w = gio::plat::wave_ballot(m, !done);
+      if (w && gio::plat::wave_lane() == gio::plat::wave_lowest(w)) drain_one(a);
     }
-    if (r.done) return;
-    clk.tick(a.me, a.row0 + i, r.waited_for, a.timeout_ns, a.backoff_ns);
+    if (done) return;
+    clk.tick(a.me, a.row0 + i, waited_for, a.timeout_ns, a.backoff_ns);
   }
 }
 
@@ -291,24 +253,19 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, int32_t wave_first
 // its 2000 grid rows). Measured on H200 it is slower on every input, 1.5-2.7x
 // (results/2026-11-24-h200-s7): a wave's rows are scattered, so each of its polls is 32 loads
 // instead of one, and the memory system the critical path uses carries them.
-GIO_DFN long long take_unit(unsigned* counter, unsigned units_per_wg, unsigned unit) {
-  __shared__ unsigned chunk;
-  if (threadIdx.x == 0) chunk = atomicAdd(counter, 1u);
-  __syncthreads();
-  return (long long)chunk * units_per_wg + unit;
-}
 template <typename T>
-GIO_DFN int32_t row_of(const syncfree_args<T>& a, long long idx) {
+GIO_DFN int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit) {
+  __shared__ unsigned chunk;
+  if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
+  __syncthreads();
+  const long long idx = (long long)chunk * units_per_wg + unit;
   if (idx >= a.nloc) return a.nloc;
   return a.order ? a.order[idx] : (int32_t)idx;
 }
 
 template <typename T, int X>
 __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
-  const long long idx = take_unit(a.next_chunk, blockDim.x, threadIdx.x);
-  // In natural order the wave's rows are consecutive from its lane 0's.
-  const long long first = idx - gio::plat::wave_lane();
-  thread_row<T, X>(a, row_of(a, idx), a.order || first >= a.nloc ? -1 : (int32_t)first);
+  thread_row<T, X>(a, take_row(a, blockDim.x, threadIdx.x));
 }
 
 // A wave per row, for long rows: the lanes stride over the row, wait for their own terms, and the
@@ -358,7 +315,7 @@ GIO_DFN void warp_row(const syncfree_args<T>& a, int32_t i) {
 template <typename T, int X>
 __global__ void SPTS_BOUNDS solve_warp(syncfree_args<T> a) {
   const unsigned ws = gio::plat::wave_size();
-  warp_row<T, X>(a, row_of(a, take_unit(a.next_chunk, blockDim.x / ws, threadIdx.x / ws)));
+  warp_row<T, X>(a, take_row(a, blockDim.x / ws, threadIdx.x / ws));
 }
 
 }  // namespace spts

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# spts on 2 GPUs (nvidia-h200-x2), from the repo root: the two exchanges side by side, then
+# apps/spts/scaling.sh at 1 and 2 PEs. results/run-gpu2-spts.sh OUTDIR
+set -uo pipefail
+out=${1:?OUTDIR}; mkdir -p "$out"
+export PATH=$PATH:/usr/local/cuda/bin NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+B=${GIO_BUILD:-/tmp/gio-cuda}
+nvidia-smi -L > "$out/device.txt"
+(cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda && ninja -C $B spts) > "$out/build.log" 2>&1 || tail -20 "$out/build.log"
+X() { echo "giorun -n 2 spts $*" >> "$out/commands.txt"
+      timeout 120 $B/bin/giorun -n 2 $B/bin/spts --type float --reps 10 --json "$out/exchange.jsonl" "$@" 2>&1 | grep -E "^spts|solve |check|vs single" ; }
+for g in "road:rows=14000000 random" "grid2d:rows=16000000 random" "rmat:rows=4000000,deg=6 natural" "grid2d:rows=4000000 natural"; do
+  set -- $g
+  X --variant gio,levelset --gen $1 --order $2
+  X --variant gio --exchange queue --no-refs --gen $1 --order $2
+done
+echo "apps/spts/scaling.sh -b $B -o $out -p \"1 2\"" >> "$out/commands.txt"
+timeout ${ST:-330} apps/spts/scaling.sh -b $B -o "$out" -p "1 2" 2>&1 | grep -E "^==|FAILED|solve |efficiency" | tail -60

@@ -64,8 +64,8 @@ GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p)
   GIO_DEV_PRINT("GIO error: %s on PE %d (work-group %u, thread %u): gda completion error on the queue to PE %d "
                 "(qpn 0x%x): WQE index %u, opcode 0x%02x, syndrome 0x%02x, vendor syndrome 0x%02x\n",
                 rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), q->peer, q->qpn, (unsigned)ctr,
-                (unsigned)mlx5::ctrl_opcode(w), (unsigned)*(volatile const uint8_t*)&c->syndrome,
-                (unsigned)*(volatile const uint8_t*)&c->vendor_err_synd);
+                (unsigned)mlx5::ctrl_opcode(w), (unsigned)plat::load_polled(&c->syndrome),
+                (unsigned)plat::load_polled(&c->vendor_err_synd));
   die(GIO_ERR_TRANSPORT);
 }
 

@@ -23,12 +23,15 @@ struct platform_io final : softnic_io {
   uint64_t amo(void* p, int op, uint64_t v, uint64_t c, size_t size) override { return gpu::nic_amo(p, op, v, c, size); }
 };
 
+// The CQ is collapsed: one CQE, overwritten by every completion while the device and the host's
+// drain (gda_drain.cpp read_cq) may be reading the previous one, so every field is stored
+// atomically (relaxed; op_own's release store publishes them); plain stores raced with those reads.
 void write_cqe(gio_gda_queue_v1& q, const softnic_result& res, uint16_t idx) {
   mlx5::cqe64* c = q.cq;
-  c->byte_cnt = mlx5::be32(res.byte_cnt);
-  c->syndrome = res.syndrome;
-  c->vendor_err_synd = res.cqe_opcode == mlx5::CQE_REQ_ERR ? 0x42 : 0;
-  c->sop_drop_qpn = mlx5::be32(((uint32_t)res.opcode << 24) | q.qpn);
+  __atomic_store_n(&c->byte_cnt, mlx5::be32(res.byte_cnt), __ATOMIC_RELAXED);
+  __atomic_store_n(&c->syndrome, res.syndrome, __ATOMIC_RELAXED);
+  __atomic_store_n(&c->vendor_err_synd, (uint8_t)(res.cqe_opcode == mlx5::CQE_REQ_ERR ? 0x42 : 0), __ATOMIC_RELAXED);
+  __atomic_store_n(&c->sop_drop_qpn, mlx5::be32(((uint32_t)res.opcode << 24) | q.qpn), __ATOMIC_RELAXED);
   __atomic_store_n(&c->wqe_counter, mlx5::be16(idx), __ATOMIC_RELEASE);
   // op_own last: the device reads the rest only after seeing a valid opcode.
   __atomic_store_n(&c->op_own, mlx5::make_op_own(res.cqe_opcode, 0), __ATOMIC_RELEASE);

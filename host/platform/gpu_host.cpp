@@ -126,7 +126,34 @@ void* queue_alloc(size_t bytes, bool) {
 void queue_free(void* p, bool) { free(p); }
 uint32_t* nic_flush_register(int) { return nullptr; }  // CPU threads: the atomic fence suffices
 void nic_prepare() {}
-void nic_copy(void* dst, const void* src, size_t n) { memmove(dst, src, n); }
+// A NIC writes a naturally aligned word whole and after the bytes its queue wrote before it, and
+// kernels wait on such words (a signal set, a flag put by shmem_p) with atomic loads while the
+// softnic thread writes them. So a small copy (every inline put and signal set) stores word by
+// word, atomically and with release order (plain moves on x86): memmove may copy a word in
+// pieces, and it gave a waiter's acquire nothing to synchronise with (TSan, test_signal over gda:
+// a PE's signal set to itself raced with its own shmem_signal_wait_until). Larger copies are
+// bulk data, which the waiter reads after such a word or a CQE.
+void nic_copy(void* dst, const void* src, size_t n) {
+  constexpr size_t kWordCopyMax = 64;
+  const uintptr_t d = (uintptr_t)dst, sa = (uintptr_t)src;
+  if (n > kWordCopyMax || (d < sa + n && sa < d + n)) {  // bulk data, or overlapping: memmove's job
+    memmove(dst, src, n);
+    return;
+  }
+  const uintptr_t a = d | n;  // the widest unit that divides address and size
+  const unsigned char* in = (const unsigned char*)src;
+  unsigned char* out = (unsigned char*)dst;
+  auto units = [&](auto unit) {
+    for (size_t i = 0; i < n; i += sizeof unit) {
+      memcpy(&unit, in + i, sizeof unit);  // the source may be unaligned (inline data in a WQE)
+      __atomic_store_n((decltype(unit)*)(out + i), unit, __ATOMIC_RELEASE);
+    }
+  };
+  if (a % 8 == 0) units(uint64_t{});
+  else if (a % 4 == 0) units(uint32_t{});
+  else if (a % 2 == 0) units(uint16_t{});
+  else units(uint8_t{});
+}
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) { return amo(addr, op, v, c, size, "softnic"); }
 
 // Emulated kernels are CPU threads: they store to the NIC's register where the process mapped it.

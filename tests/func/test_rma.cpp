@@ -35,7 +35,7 @@ __global__ void rma_kernel(int scope, bool get, bool nbi, uint8_t* dst, const ui
 }
 
 const size_t kGuard = 64;
-const size_t kMax = (4u << 20) + 2 * kGuard;
+const size_t kMax = rma_sizes().back() + 2 * kGuard;  // the largest transfer and its guards
 
 // One put or get of n bytes between offsets; checks the destination and its guards.
 void check_transfer(int scope, bool get, bool nbi, size_t n, size_t src_off, size_t dst_off,

@@ -203,6 +203,9 @@ __global__ void fence_flag_ring(flag_args a, int iters) {
     if (t == 0) {
       shmem_int_p(a.ack + b, i, prev);
       shmem_int_wait_until(a.ack + b, SHMEM_CMP_GE, i);
+      // The next iteration rewrites src: an _nbi put's source is free only after a quiet (the
+      // peer's ack says the data arrived, not that this PE's NIC is done with the source).
+      shmem_quiet();
     }
     __syncthreads();
   }

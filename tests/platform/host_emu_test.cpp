@@ -208,7 +208,8 @@ struct warp_out {
 
 __global__ void warp_kernel(warp_out* out) {
   unsigned t = threadIdx.x, lane = t % warpSize;
-  warp_out& o = out[t];
+  // Each work-group its own rows: both wrote rows 0-63 at once before (TSan: a race).
+  warp_out& o = out[blockIdx.x * blockDim.x + t];
   o.bcast = __shfl_sync(0xffffffffu, int(t * 10), 3);
   int v = int(lane);
   for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
@@ -232,22 +233,22 @@ __global__ void warp_kernel(warp_out* out) {
 }
 
 TEST(HostEmu, WarpShufflesAndVotes) {
-  std::vector<warp_out> out(64);
+  std::vector<warp_out> out(2 * 64);
   hipLaunchKernelGGL(warp_kernel, dim3(2), dim3(64), 0, 0, out.data());
   unsigned long long thirds = 0;
   for (unsigned l = 0; l < 32; l += 3) thirds |= 1ull << l;
-  for (unsigned t = 0; t < 64; ++t) {
-    unsigned lane = t % 32, warp0 = t - lane;
-    EXPECT_EQ(out[t].bcast, int((warp0 + 3) * 10));
-    EXPECT_EQ(out[t].down_sum, 496);
-    EXPECT_EQ(out[t].xor_sum, 496);
-    EXPECT_EQ(out[t].scan, int(lane + 1));
-    EXPECT_EQ(out[t].seg, int((lane & ~7u) + 1));
-    EXPECT_EQ(out[t].dbl, 15.5);
-    EXPECT_EQ(out[t].ll, (long long)(lane ^ 1) << 40);
-    EXPECT_EQ(out[t].ballot, thirds);
-    EXPECT_EQ(out[t].any, 1);
-    EXPECT_EQ(out[t].all, 0);
+  for (unsigned i = 0; i < out.size(); ++i) {
+    unsigned t = i % 64, lane = t % 32, warp0 = t - lane;
+    EXPECT_EQ(out[i].bcast, int((warp0 + 3) * 10)) << "thread " << i;
+    EXPECT_EQ(out[i].down_sum, 496);
+    EXPECT_EQ(out[i].xor_sum, 496);
+    EXPECT_EQ(out[i].scan, int(lane + 1));
+    EXPECT_EQ(out[i].seg, int((lane & ~7u) + 1));
+    EXPECT_EQ(out[i].dbl, 15.5);
+    EXPECT_EQ(out[i].ll, (long long)(lane ^ 1) << 40);
+    EXPECT_EQ(out[i].ballot, thirds);
+    EXPECT_EQ(out[i].any, 1);
+    EXPECT_EQ(out[i].all, 0);
   }
 }
 
@@ -295,7 +296,8 @@ __global__ void atomic_kernel(counters* c) {
   atomicMin_block(&c->imin, -int(id));
   atomicOr(&c->ormask, 1ull << (id % 64));
   atomicAdd(&c->ll_sum, -1ll);
-  unsigned old = c->cas_count, seen;
+  // The first guess is read while other work-groups CAS the word: an atomic load, not a plain one.
+  unsigned old = __atomic_load_n(&c->cas_count, __ATOMIC_RELAXED), seen;
   while ((seen = atomicCAS(&c->cas_count, old, old + 1)) != old) old = seen;
 }
 

@@ -16,7 +16,9 @@ const char* variant_name(variant v) {
     default: return "cusparse";
   }
 }
-const char* exchange_name(exchange e) { return e == exchange::signal ? "signal" : "queue"; }
+const char* exchange_name(exchange e) {
+  return e == exchange::signal ? "signal" : e == exchange::atomic ? "atomic" : "queue";
+}
 const char* kernel_name(kernel_kind k) {
   return k == kernel_kind::thread ? "thread" : k == kernel_kind::warp ? "warp" : "auto";
 }
@@ -32,8 +34,9 @@ void print_usage(const char* prog) {
       "                    single    the sync-free solve on one PE, no GIO calls\n"
       "                    cusparse  the vendor's SpSV (cusparse on cuda, rocsparse on hip), one PE\n"
       "  --exchange E      gio: signal (one signal_set per component and PE, the value as the\n"
-      "                    signal; default) | queue (a wave's components per PE in one\n"
-      "                    putmem_signal into a receive queue the owner drains)\n"
+      "                    signal; default) | atomic (one uint64_atomic_set of the same word)\n"
+      "                    | queue (a wave's components per PE in one putmem_signal into a\n"
+      "                    receive queue the owner drains)\n"
       "  --kernel K        auto | thread (a thread per row) | warp (a wave per row); auto: warp\n"
       "                    when rows average 12 or more off-diagonals or rows of 32 or more hold\n"
       "                    a quarter of them\n"
@@ -161,8 +164,8 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
         at = comma + 1;
       }
     } else if (name == "--exchange") {
-      const char* const names[] = {"signal", "queue"};
-      const exchange vals[] = {exchange::signal, exchange::queue};
+      const char* const names[] = {"signal", "atomic", "queue"};
+      const exchange vals[] = {exchange::signal, exchange::atomic, exchange::queue};
       ok = to_enum(n, value, names, vals, &o->xchg);
     } else if (name == "--kernel") {
       const char* const names[] = {"auto", "thread", "warp"};

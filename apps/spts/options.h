@@ -11,9 +11,11 @@ namespace spts {
 enum class variant { gio, levelset, single, cusparse };
 // How the gio variant moves a solved component to the PEs that need it.
 //  signal: one shmem_signal_set per (component, PE), the value itself as the signal word;
+//  atomic: one shmem_uint64_atomic_set per (component, PE) of the same word: an AMO needs no
+//          release fence before it (a signal orders the caller's earlier puts first);
 //  queue:  a wave's newly solved components, per destination PE, in one putmem_signal into a
 //          receive queue the owner drains.
-enum class exchange { signal, queue };
+enum class exchange { signal, atomic, queue };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
 enum class kernel_kind { automatic, thread, warp };

@@ -51,7 +51,10 @@ template <typename T>
 solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
   const csr& l = *p.l;
   const bool dist = o.var == variant::gio;
-  int xk = !dist ? XCHG_NONE : o.xchg == exchange::signal ? XCHG_SIGNAL : XCHG_QUEUE;
+  int xk = !dist ? XCHG_NONE
+         : o.xchg == exchange::signal ? XCHG_SIGNAL
+         : o.xchg == exchange::atomic ? XCHG_ATOMIC
+                                      : XCHG_QUEUE;
   const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
   const int32_t base = l.row_ptr[r0];
   solve_times t;
@@ -99,7 +102,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     // signals; a queue is drained by the waiting lanes, so receivers of queues keep the queue kernel.
     int64_t recvs = 0;
     for (int64_t c : plan.recv_cnt) recvs += c;
-    if (plan.sends == 0 && (xk == XCHG_SIGNAL || recvs == 0)) xk = XCHG_NONE;
+    if (plan.sends == 0 && (xk != XCHG_QUEUE || recvs == 0)) xk = XCHG_NONE;
     if (o.xchg == exchange::queue) {
       const size_t area = (size_t)std::max<int64_t>(plan.area, 1);
       a.recv = (queue_entry*)shmem_malloc(area * sizeof(queue_entry));
@@ -148,6 +151,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     const double t0 = now_s();
     if (xk == XCHG_NONE) launch<T, XCHG_NONE>(warp, grid, block, a);
     else if (xk == XCHG_SIGNAL) launch<T, XCHG_SIGNAL>(warp, grid, block, a);
+    else if (xk == XCHG_ATOMIC) launch<T, XCHG_ATOMIC>(warp, grid, block, a);
     else launch<T, XCHG_QUEUE>(warp, grid, block, a);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());

@@ -32,7 +32,7 @@ constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see t
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
 
-enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2 };
+enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3 };
 
 struct queue_entry {
   uint64_t row;
@@ -124,6 +124,10 @@ struct spin_clock {
 GIO_DOUT void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
   for (; dests; dests &= dests - 1) shmem_signal_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
 }
+GIO_DOUT void atomic_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
+  for (; dests; dests &= dests - 1)
+    shmem_uint64_atomic_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
+}
 GIO_DOUT void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
   shmem_putmem_signal(at, src, count * sizeof(queue_entry), sig, count, SHMEM_SIGNAL_SET, pe);
 }
@@ -179,9 +183,10 @@ template <typename T, int X>
 GIO_DFN void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word) {
   const int32_t gi = a.row0 + i;
   gio::plat::store_relaxed_system((unsigned long long*)&a.xw[gi], word);
-  if (X == XCHG_SIGNAL) {
+  if (X == XCHG_SIGNAL || X == XCHG_ATOMIC) {
     const uint32_t d = a.send_mask[i];
-    if (d) signal_out(&a.xw[gi], word, d);
+    if (d && X == XCHG_SIGNAL) signal_out(&a.xw[gi], word, d);
+    if (d && X == XCHG_ATOMIC) atomic_out(&a.xw[gi], word, d);
   }
 }
 

@@ -62,6 +62,13 @@ spts_test(gio.queue.lockstep.grid2d.random.np2 2 p2p --variant gio --exchange qu
 set_property(TEST app.spts.gio.queue.lockstep.grid2d.random.np2 APPEND PROPERTY ENVIRONMENT
              GIO_HOST_WAVE_LOCKSTEP=1)
 
+# The atomic exchange (uint64_atomic_set of the component's word).
+spts_test(gio.atomic.grid2d.random.np2 2 p2p --variant gio --exchange atomic --gen grid2d:n=24 --order random)
+spts_test(gio.atomic.rmat.np4 4 p2p --variant gio --exchange atomic --gen rmat:scale=9)
+spts_test(gio.atomic.float.road.random.np3 3 p2p --variant gio --exchange atomic --type float --gen road:rows=700
+          --order random)
+spts_test(gio.atomic.gda.grid3d.random.np2 2 gda --variant gio --exchange atomic --gen grid3d:n=8 --order random)
+
 # Over gda (the software ConnectX): the components travel as NIC operations.
 foreach(x signal queue)
   spts_test(gio.${x}.gda.grid2d.random.np2 2 gda --variant gio --exchange ${x} --gen grid2d:n=24 --order random)

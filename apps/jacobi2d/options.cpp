@@ -1,6 +1,8 @@
 // Command-line parsing for jacobi2d: "--name value" or "--name=value".
 #include "options.h"
 
+#include "cli.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -41,68 +43,34 @@ void print_usage(const char* prog) {
       prog);
 }
 
-namespace {
-bool to_int(const char* name, const char* v, int lo, int* out) {
-  errno = 0;
-  char* end = nullptr;
-  long x = std::strtol(v, &end, 10);
-  if (errno || end == v || *end || x < lo || x > 1 << 30) {
-    std::fprintf(stderr, "jacobi2d: %s needs an integer >= %d (got \"%s\")\n", name, lo, v);
-    return false;
-  }
-  *out = (int)x;
-  return true;
-}
-bool to_double(const char* name, const char* v, double* out) {
-  char* end = nullptr;
-  double x = std::strtod(v, &end);
-  if (end == v || *end || !(x > 0)) {
-    std::fprintf(stderr, "jacobi2d: %s needs a positive number (got \"%s\")\n", name, v);
-    return false;
-  }
-  *out = x;
-  return true;
-}
-}  // namespace
-
 bool parse_options(int argc, char** argv, options* o, bool* help) {
+  using gio_app::to_int;
   *help = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string name = arg, value;
-    bool has_value = false;
-    size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      has_value = true;
-    }
-    if (name == "-h" || name == "--help") {
+  gio_app::arg_walker w{"jacobi2d", argc, argv};
+  while (w.next()) {
+    if (w.name == "-h" || w.name == "--help") {
       *help = true;
       return true;
     }
-    if (name == "--inject-error") {
+    if (w.name == "--inject-error") {
       o->inject_error = true;
       continue;
     }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "jacobi2d: %s needs a value (see --help)\n", name.c_str());
-        return false;
-      }
-      value = argv[++i];
-    }
+    if (!w.take_value()) return false;
+    const std::string& name = w.name;
+    const std::string& value = w.value;
     const char* n = name.c_str();
     const char* v = value.c_str();
+    const char* p = w.prog;
     bool ok = true;
-    if (name == "--nx") ok = to_int(n, v, 4, &o->nx);
-    else if (name == "--ny") ok = to_int(n, v, 3, &o->ny);
-    else if (name == "--iters") ok = to_int(n, v, 1, &o->iters);
-    else if (name == "--nccheck") ok = to_int(n, v, 1, &o->nccheck);
-    else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
-    else if (name == "--wgs") ok = to_int(n, v, 0, &o->wgs);
-    else if (name == "--block") ok = to_int(n, v, 0, &o->block);
-    else if (name == "--timeout-s") ok = to_double(n, v, &o->timeout_s);
+    if (name == "--nx") ok = to_int(p, n, v, 4, &o->nx);
+    else if (name == "--ny") ok = to_int(p, n, v, 3, &o->ny);
+    else if (name == "--iters") ok = to_int(p, n, v, 1, &o->iters);
+    else if (name == "--nccheck") ok = to_int(p, n, v, 1, &o->nccheck);
+    else if (name == "--warmup") ok = to_int(p, n, v, 0, &o->warmup);
+    else if (name == "--wgs") ok = to_int(p, n, v, 0, &o->wgs);
+    else if (name == "--block") ok = to_int(p, n, v, 0, &o->block);
+    else if (name == "--timeout-s") ok = gio_app::to_positive(p, n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--type") {
       if (value == "float") o->dbl = false;

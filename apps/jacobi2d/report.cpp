@@ -1,6 +1,8 @@
 // The report: what each number means is printed beside it (and in README.md).
 #include "report.h"
 
+#include "json.h"
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -34,24 +36,8 @@ double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) 
 
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if ((unsigned char)c < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string utc_now() {
-  char buf[32];
-  std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+using gio_app::json_string;
+using gio_app::utc_now;
 
 bool device_initiated(variant v) { return v == variant::gio || v == variant::gio_launch; }
 
@@ -100,12 +86,7 @@ bool report(const run_info& info, const pe_stats& s) {
       std::perror(("jacobi2d: " + o.json).c_str());
       return false;
     }
-    auto num = [](double v) {  // JSON has no NaN or infinity
-      char buf[32];
-      if (!std::isfinite(v)) return std::string("null");
-      std::snprintf(buf, sizeof buf, "%.10g", v);
-      return std::string(buf);
-    };
+    auto num = gio_app::json_num;
     std::fprintf(f,
                  "{\"app\":\"jacobi2d\",\"variant\":\"%s\",\"type\":\"%s\",\"nx\":%d,\"ny\":%d,\"pes\":%d,"
                  "\"iters\":%d,\"nccheck\":%d,\"total_s\":%s,\"per_iter_us\":%s,\"compute_s\":%s,"

@@ -51,7 +51,7 @@ set_property(TEST app.jacobi2d.gio.double.gda.np4 APPEND PROPERTY ENVIRONMENT GI
 # The check can fail: one corrupted halo value must make the run exit with 1 and report FAIL.
 foreach(v gio interk-overlap)
   add_test(NAME app.jacobi2d.${v}.inject-error.np2
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_mismatch.sh ${JACOBI_GIORUN} -n 2
+           COMMAND bash ${GIO_APP_COMMON}/expect_fail.sh ${JACOBI_GIORUN} -n 2
                    $<TARGET_FILE:jacobi2d> --variant ${v} --nx 256 --ny 256 --iters 20 --inject-error)
   set_tests_properties(app.jacobi2d.${v}.inject-error.np2 PROPERTIES ENVIRONMENT "${JACOBI_TEST_ENV}"
                        TIMEOUT 300 PROCESSORS 2 LABELS jacobi2d)

@@ -1,6 +1,8 @@
 // Command-line parsing for spts: "--name value" or "--name=value".
 #include "options.h"
 
+#include "cli.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -66,27 +68,6 @@ void print_usage(const char* prog) {
 }
 
 namespace {
-bool to_int(const char* name, const char* v, int lo, int* out) {
-  errno = 0;
-  char* end = nullptr;
-  long x = std::strtol(v, &end, 10);
-  if (errno || end == v || *end || x < lo || x > 1 << 30) {
-    std::fprintf(stderr, "spts: %s needs an integer >= %d (got \"%s\")\n", name, lo, v);
-    return false;
-  }
-  *out = (int)x;
-  return true;
-}
-bool to_double(const char* name, const char* v, double* out) {
-  char* end = nullptr;
-  double x = std::strtod(v, &end);
-  if (end == v || *end || !(x > 0)) {
-    std::fprintf(stderr, "spts: %s needs a positive number (got \"%s\")\n", name, v);
-    return false;
-  }
-  *out = x;
-  return true;
-}
 // One of `names`; false with a message otherwise.
 template <typename E, size_t N>
 bool to_enum(const char* opt, const std::string& v, const char* const (&names)[N], const E (&vals)[N], E* out) {
@@ -104,16 +85,9 @@ bool to_enum(const char* opt, const std::string& v, const char* const (&names)[N
 
 bool parse_options(int argc, char** argv, options* o, bool* help) {
   *help = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string name = arg, value;
-    bool has_value = false;
-    size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      has_value = true;
-    }
+  gio_app::arg_walker w{"spts", argc, argv};
+  while (w.next()) {
+    const std::string& name = w.name;
     if (name == "-h" || name == "--help") {
       *help = true;
       return true;
@@ -122,21 +96,16 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       (name == "--no-refs" ? o->refs : o->inject_error) = name != "--no-refs";
       continue;
     }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "spts: %s needs a value (see --help)\n", name.c_str());
-        return false;
-      }
-      value = argv[++i];
-    }
+    if (!w.take_value()) return false;
+    const std::string& value = w.value;
     const char* n = name.c_str();
     const char* v = value.c_str();
     bool ok = true;
-    if (name == "--reps") ok = to_int(n, v, 1, &o->reps);
-    else if (name == "--warmup") ok = to_int(n, v, 0, &o->warmup);
-    else if (name == "--block") ok = to_int(n, v, 0, &o->block);
-    else if (name == "--backoff") ok = to_int(n, v, 0, &o->backoff_ns);
-    else if (name == "--timeout") ok = to_double(n, v, &o->timeout_s);
+    if (name == "--reps") ok = gio_app::to_int("spts", n, v, 1, &o->reps);
+    else if (name == "--warmup") ok = gio_app::to_int("spts", n, v, 0, &o->warmup);
+    else if (name == "--block") ok = gio_app::to_int("spts", n, v, 0, &o->block);
+    else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
+    else if (name == "--timeout") ok = gio_app::to_positive("spts", n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;
     else if (name == "--gen") o->gen = value;

@@ -2,6 +2,8 @@
 // jacobi2d's. Times in the table are ms for solves, s for the once-per-run steps; JSON in seconds.
 #include "report.h"
 
+#include "json.h"
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -13,6 +15,10 @@
 namespace spts {
 
 namespace {
+
+using gio_app::json_string;
+using gio_app::utc_now;
+inline std::string num(double v) { return gio_app::json_num(v); }
 
 #if defined(GIO_PLATFORM_HIP)
 const char* const vendor_label = "rocsparse";
@@ -26,32 +32,6 @@ const char* const vendor_label = "vendor";  // none on the host platform (JSON: 
 double tolerance(bool dbl) { return dbl ? 1e-10 : 1e-4; }
 
 const char* order_name(order o) { return o == order::random ? "random" : "natural"; }
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if ((unsigned char)c < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string num(double v) {  // JSON has no NaN or infinity
-  if (!std::isfinite(v)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
-std::string utc_now() {
-  char buf[32];
-  std::time_t t = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 __attribute__((format(printf, 1, 2))) std::string fmt(const char* f, ...) {
   char buf[256];

@@ -80,7 +80,7 @@ spts_test(levelset.gda.banded.np2 2 gda --variant levelset --gen banded:n=300,ba
 # The check can fail: one perturbed component must make the run exit with 1 and report FAIL.
 foreach(v gio levelset single)
   add_test(NAME app.spts.${v}.inject-error.np2
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts>
+           COMMAND bash ${GIO_APP_COMMON}/expect_fail.sh ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts>
                    --variant ${v} --gen grid2d:n=16 --reps 1 --no-refs --inject-error)
   set_tests_properties(app.spts.${v}.inject-error.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV}" TIMEOUT 300
                        PROCESSORS 2 LABELS spts)

@@ -1,0 +1,71 @@
+// The proxy transport's wire (issue 14): one libfabric RDM endpoint per PE with RMA and atomics,
+// the operations a proxy thread issues for the kernels' commands, each waited for with a bound.
+// Plain host C++ over libfabric; what drives it (rings, the proxy thread, selection) builds on it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gio {
+namespace proxy {
+
+// A provider or operation failed: what() names the operation, the peer where there is one, and
+// libfabric's own text (fi_strerror, or the completion queue's error entry).
+struct fabric_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// How a peer's registered region is addressed (exchanged through the bootstrap with the
+// endpoint's name): its key, and its base address when the provider addresses remote memory by
+// virtual address (FI_MR_VIRT_ADDR; otherwise remote addresses are offsets into the region).
+struct remote_region {
+  uint64_t key = 0;
+  uint64_t base = 0;
+};
+
+enum class amo_kind { set, swap, fetch, add, fetch_add, band, fetch_band, bor, fetch_bor, bxor, fetch_bxor, cswap };
+
+class fabric {
+ public:
+  // Opens `provider` ("shm", "tcp;ofi_rxm", ...; empty: the first that offers RDM RMA and
+  // atomics), an endpoint, its completion queue and address vector. Every wait is bounded by
+  // timeout_ms (0: forever).
+  fabric(const std::string& provider, unsigned timeout_ms);
+  ~fabric();
+  fabric(const fabric&) = delete;
+  fabric& operator=(const fabric&) = delete;
+
+  const std::string& provider() const;
+  // This endpoint's address, for the bootstrap's all-gather.
+  std::vector<uint8_t> name() const;
+  // Every PE's address, in PE order (this PE's own included); PE i is then peer i.
+  void insert_peers(const std::vector<std::vector<uint8_t>>& names);
+
+  // Registers [p, p + n) for local use and remote reads, writes and atomics; returns how peers
+  // address it. One region at a time per fabric (the symmetric heap).
+  remote_region register_region(void* p, size_t n);
+  // Peer pe's region, from its register_region result.
+  void set_peer_region(int pe, const remote_region& r);
+
+  // Blocking operations on peer pe's region at byte offset `off` (delivery complete: a write has
+  // landed in the target's memory when it returns). Local buffers must lie in the registered
+  // region when the provider asks for local registration (FI_MR_LOCAL).
+  void write(int pe, uint64_t off, const void* src, size_t n);
+  void read(int pe, uint64_t off, void* dst, size_t n);
+  // A 4- or 8-byte unsigned atomic; returns the old value (0 for the non-fetching kinds).
+  uint64_t atomic(int pe, uint64_t off, amo_kind op, size_t bytes, uint64_t operand, uint64_t compare = 0);
+
+  // Drives progress for providers that need the target to poll (manual progress): a proxy
+  // thread calls it while idle.
+  void progress();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> d_;
+};
+
+}  // namespace proxy
+}  // namespace gio

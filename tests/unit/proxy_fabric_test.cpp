@@ -1,0 +1,135 @@
+// The proxy transport's libfabric endpoint (host/proxy/fabric.h): two endpoints of one process,
+// PE 0 and PE 1, over each provider the proxy uses on one node (shm) and across nodes
+// (tcp;ofi_rxm, bound to loopback). A thread drives PE 1's progress, as its proxy thread will.
+#include "host/proxy/fabric.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+using gio::proxy::amo_kind;
+using gio::proxy::fabric;
+using gio::proxy::fabric_error;
+
+namespace {
+
+// libfabric reads its providers' interface settings when it first initializes them: before any
+// test. Loopback only, never another interface.
+const bool loopback_only = [] {
+  setenv("FI_TCP_IFACE", "lo", 0);
+  setenv("FI_SOCKETS_IFACE", "lo", 0);
+  return true;
+}();
+
+struct pair_of_pes {
+  std::unique_ptr<fabric> a, b;
+  std::vector<uint64_t> heap_a = std::vector<uint64_t>(1024, 0), heap_b = std::vector<uint64_t>(1024, 0);
+  std::atomic<bool> stop{false};
+  std::thread progress;
+
+  explicit pair_of_pes(const std::string& prov, unsigned timeout_ms = 10000) {
+    a.reset(new fabric(prov, timeout_ms));
+    b.reset(new fabric(prov, timeout_ms));
+    const std::vector<std::vector<uint8_t>> names{a->name(), b->name()};
+    a->insert_peers(names);
+    b->insert_peers(names);
+    const auto ra = a->register_region(heap_a.data(), heap_a.size() * 8);
+    const auto rb = b->register_region(heap_b.data(), heap_b.size() * 8);
+    for (fabric* f : {a.get(), b.get()}) {
+      f->set_peer_region(0, ra);
+      f->set_peer_region(1, rb);
+    }
+    progress = std::thread([this] {
+      while (!stop.load()) b->progress();
+    });
+  }
+  ~pair_of_pes() {
+    stop = true;
+    progress.join();
+  }
+};
+
+class ProxyFabric : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProxyFabric, WriteThenReadBack) {
+  pair_of_pes p(GetParam());
+  // Local buffers inside the registered region (what a provider with FI_MR_LOCAL needs).
+  for (int i = 0; i < 64; ++i) p.heap_a[i] = 0x1000 + i;
+  p.a->write(1, 8 * 100, p.heap_a.data(), 64 * 8);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(p.heap_b[100 + i], (uint64_t)(0x1000 + i)) << i;  // delivered
+  p.heap_b[300] = 0xfeedface;
+  p.a->read(1, 8 * 300, &p.heap_a[500], 8);
+  EXPECT_EQ(p.heap_a[500], 0xfeedfaceull);
+}
+
+TEST_P(ProxyFabric, AtomicsOfBothSizes) {
+  pair_of_pes p(GetParam());
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch_add, 8, 5), 0u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch_add, 8, 7), 5u);
+  p.a->atomic(1, 0, amo_kind::add, 8, 30);
+  EXPECT_EQ(p.heap_b[0], 42u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::cswap, 8, 99, 41), 42u);  // compare fails
+  EXPECT_EQ(p.heap_b[0], 42u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::cswap, 8, 99, 42), 42u);  // compare holds
+  EXPECT_EQ(p.heap_b[0], 99u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::swap, 8, 7), 99u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch, 8, 0), 7u);
+  p.a->atomic(1, 0, amo_kind::set, 8, 0xf0f0);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch_bor, 8, 0x0f), 0xf0f0u);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch_band, 8, 0xff), 0xf0ffu);
+  EXPECT_EQ(p.a->atomic(1, 0, amo_kind::fetch_bxor, 8, 0x1), 0xffu);
+  EXPECT_EQ(p.heap_b[0], 0xfeu);
+  // 4 bytes: the neighbouring word is left alone.
+  p.heap_b[1] = 0xaaaaaaaa00000000ull;
+  EXPECT_EQ(p.a->atomic(1, 8, amo_kind::fetch_add, 4, 0xffffffffu), 0u);
+  EXPECT_EQ(p.a->atomic(1, 8, amo_kind::fetch_add, 4, 2), 0xffffffffu);  // wraps in 32 bits
+  EXPECT_EQ(p.heap_b[1], 0xaaaaaaaa00000001ull);
+}
+
+TEST_P(ProxyFabric, ConcurrentFetchAddsAreExact) {
+  pair_of_pes p(GetParam());
+  std::vector<std::thread> t;
+  for (int k = 0; k < 4; ++k)
+    t.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) p.a->atomic(1, 16, amo_kind::fetch_add, 8, 1);
+    });
+  for (auto& x : t) x.join();
+  EXPECT_EQ(p.heap_b[2], 800u);
+}
+
+TEST_P(ProxyFabric, BadArgumentsNameTheOperationAndPe) {
+  pair_of_pes p(GetParam());
+  try {
+    p.a->write(7, 0, p.heap_a.data(), 8);
+    FAIL() << "a write to PE 7 of 2 went through";
+  } catch (const fabric_error& e) {
+    EXPECT_NE(std::string(e.what()).find("to PE 7"), std::string::npos) << e.what();
+  }
+  try {
+    p.a->atomic(1, 0, amo_kind::add, 2, 1);
+    FAIL() << "a 2-byte atomic went through";
+  } catch (const fabric_error& e) {
+    EXPECT_NE(std::string(e.what()).find("4 or 8 bytes"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, ProxyFabric, ::testing::Values("shm", "tcp;ofi_rxm"),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           return i.param == "shm" ? std::string("shm") : std::string("tcp_rxm");
+                         });
+
+TEST(ProxyFabricOpen, UnknownProviderIsAClearError) {
+  try {
+    fabric f("no-such-provider", 1000);
+    FAIL() << "opened a provider that does not exist";
+  } catch (const fabric_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-provider"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

@@ -5,15 +5,20 @@
 
 namespace spts {
 
-exchange_plan make_exchange_plan(const csr& l, const std::vector<int32_t>& bounds, int me) {
+std::vector<uint32_t> component_masks(const csr& l, const std::vector<int32_t>& bounds) {
   const int npes = (int)bounds.size() - 1;
-  // Which PEs need each component (over all rows, not only ours: the queue layout needs every
-  // PE's counts).
   std::vector<uint32_t> mask((size_t)l.n, 0);
   for (int q = 0; q < npes; ++q)
     for (int32_t i = bounds[q]; i < bounds[q + 1]; ++i)
       for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k)
         if (l.col[k] < bounds[q]) mask[l.col[k]] |= 1u << q;  // L: columns below the row, so below q's block start means another PE
+  return mask;
+}
+
+exchange_plan make_exchange_plan(const csr& l, const std::vector<int32_t>& bounds, int me) {
+  const int npes = (int)bounds.size() - 1;
+  // Over all rows, not only ours: the queue layout needs every PE's counts.
+  const std::vector<uint32_t> mask = component_masks(l, bounds);
   // cnt[p * npes + q]: components of p that q needs.
   std::vector<int64_t> cnt((size_t)npes * npes, 0);
   for (int p = 0; p < npes; ++p)

@@ -23,6 +23,10 @@ struct exchange_plan {
   int64_t sends = 0;                 // (component, PE) pairs this PE sends
 };
 
+// Every component's mask (bit q: PE q owns a row that depends on it), over all n rows: the
+// exchange plan and the level-set plan both count from it.
+std::vector<uint32_t> component_masks(const csr& l, const std::vector<int32_t>& bounds);
+
 exchange_plan make_exchange_plan(const csr& l, const std::vector<int32_t>& bounds, int me);
 
 }  // namespace spts

@@ -74,12 +74,7 @@ level_plan make_level_plan(const csr& l, const std::vector<int32_t>& lvl, int32_
     std::vector<int32_t> at(lp.row_ptr.begin(), lp.row_ptr.end() - 1);
     for (int32_t i = bounds[me]; i < bounds[me + 1]; ++i) lp.rows[at[lvl[i]]++] = i - bounds[me];
   }
-  // Which PEs need each component (as in make_exchange_plan), then per (level, src, dst) counts.
-  std::vector<uint32_t> mask((size_t)l.n, 0);
-  for (int q = 0; q < npes; ++q)
-    for (int32_t i = bounds[q]; i < bounds[q + 1]; ++i)
-      for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k)
-        if (l.col[k] < bounds[q]) mask[l.col[k]] |= 1u << q;
+  const std::vector<uint32_t> mask = component_masks(l, bounds);
   // cnt[(v * npes + p) * npes + q]
   std::vector<int64_t> cnt((size_t)levels * npes * npes, 0);
   for (int32_t j = 0; j < l.n; ++j)

@@ -119,6 +119,7 @@ struct fabric::impl {
     }
     return r;
   }
+  void rma(bool is_write, int pe, uint64_t off, void* buf, size_t n);
   // The local descriptor of [p, p + n): the region's, or none where the provider needs none.
   void* local_desc(const char* op, int pe, const void* p, size_t n) {
     if (!(modes & FI_MR_LOCAL)) return nullptr;
@@ -214,38 +215,34 @@ void fabric::set_peer_region(int pe, const remote_region& r) {
   d_->regions[pe] = r;
 }
 
-void fabric::write(int pe, uint64_t off, const void* src, size_t n) {
-  std::lock_guard<std::mutex> g(d_->lock);
-  fi_rma_iov t = d_->target("fi_writemsg", pe, off, n);
-  iovec v{const_cast<void*>(src), n};
-  void* desc = d_->local_desc("fi_writemsg", pe, src, n);
+// One RMA message to peer pe: a write completes when the bytes are in the target's memory
+// (delivery complete), a read when they are in ours.
+void fabric::impl::rma(bool is_write, int pe, uint64_t off, void* buf, size_t n) {
+  const char* op = is_write ? "fi_writemsg" : "fi_readmsg";
+  fi_rma_iov t = target(op, pe, off, n);
+  iovec v{buf, n};
+  void* d = local_desc(op, pe, buf, n);
   fi_msg_rma m;
   std::memset(&m, 0, sizeof m);
   m.msg_iov = &v;
-  m.desc = &desc;
+  m.desc = &d;
   m.iov_count = 1;
-  m.addr = d_->peers[pe];
+  m.addr = peers[pe];
   m.rma_iov = &t;
   m.rma_iov_count = 1;
-  m.context = d_.get();
-  d_->run("fi_writemsg", pe, [&] { return fi_writemsg(d_->ep, &m, FI_DELIVERY_COMPLETE | FI_COMPLETION); });
+  m.context = this;
+  if (is_write) run(op, pe, [&] { return fi_writemsg(ep, &m, FI_DELIVERY_COMPLETE | FI_COMPLETION); });
+  else run(op, pe, [&] { return fi_readmsg(ep, &m, FI_COMPLETION); });
+}
+
+void fabric::write(int pe, uint64_t off, const void* src, size_t n) {
+  std::lock_guard<std::mutex> g(d_->lock);
+  d_->rma(true, pe, off, const_cast<void*>(src), n);
 }
 
 void fabric::read(int pe, uint64_t off, void* dst, size_t n) {
   std::lock_guard<std::mutex> g(d_->lock);
-  fi_rma_iov t = d_->target("fi_readmsg", pe, off, n);
-  iovec v{dst, n};
-  void* desc = d_->local_desc("fi_readmsg", pe, dst, n);
-  fi_msg_rma m;
-  std::memset(&m, 0, sizeof m);
-  m.msg_iov = &v;
-  m.desc = &desc;
-  m.iov_count = 1;
-  m.addr = d_->peers[pe];
-  m.rma_iov = &t;
-  m.rma_iov_count = 1;
-  m.context = d_.get();
-  d_->run("fi_readmsg", pe, [&] { return fi_readmsg(d_->ep, &m, FI_COMPLETION); });
+  d_->rma(false, pe, off, dst, n);
 }
 
 uint64_t fabric::atomic(int pe, uint64_t off, amo_kind op, size_t bytes, uint64_t operand, uint64_t compare) {

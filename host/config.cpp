@@ -67,8 +67,8 @@ config config_load() {
 #undef GIO_CFG_PARSE_U64
 #undef GIO_CFG_PARSE_STR
 #undef GIO_CFG_PARSE_BOOL
-  if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p" && c.GIO_TRANSPORT != "gda")
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p, gda)",
+  if (c.GIO_TRANSPORT != "auto" && c.GIO_TRANSPORT != "p2p" && c.GIO_TRANSPORT != "gda" && c.GIO_TRANSPORT != "proxy")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_TRANSPORT=\"%s\" is not a known transport (auto, p2p, gda, proxy)",
           c.GIO_TRANSPORT.c_str());
 #define GIO_CFG_REMOVED(name, why) \
   if ((v = getenv(#name)) && *v) info(0, "%s=\"%s\" is no longer a setting: %s", #name, v, why);
@@ -83,6 +83,17 @@ config config_load() {
   if (bb && (bb < 64 || bb > (1ull << 30) || (bb & (bb - 1))))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_BOUNCE_BYTES=%llu is neither 0 nor a power of two in [64, 1G]",
           (unsigned long long)bb);
+  if (c.GIO_PROXY_SLOTS < 16 || c.GIO_PROXY_SLOTS > 32768 || (c.GIO_PROXY_SLOTS & (c.GIO_PROXY_SLOTS - 1)))
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_SLOTS=%llu is not a power of two in [16, 32768]",
+          (unsigned long long)c.GIO_PROXY_SLOTS);
+  if (c.GIO_PROXY_STAGING != "auto" && c.GIO_PROXY_STAGING != "always")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_STAGING=\"%s\" is not one of auto, always", c.GIO_PROXY_STAGING.c_str());
+  if (c.GIO_PROXY_CHUNK < 4096 || c.GIO_PROXY_CHUNK > (64ull << 20))
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_CHUNK=%llu is outside [4K, 64M]", (unsigned long long)c.GIO_PROXY_CHUNK);
+  const uint64_t pb = c.GIO_PROXY_BOUNCE_BYTES;
+  if (pb && (pb < 64 || pb > (1ull << 30) || (pb & (pb - 1))))
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_BOUNCE_BYTES=%llu is neither 0 nor a power of two in [64, 1G]",
+          (unsigned long long)pb);
   if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);

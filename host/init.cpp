@@ -12,6 +12,7 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/gda/gda_host.h"
+#include "host/proxy/proxy_state.h"
 #include "host/log.h"
 #include "host/runtime.h"
 
@@ -118,7 +119,7 @@ void apply_node_per_pe(runtime& r) {
   if (!r.cfg.GIO_NODE_PER_PE) return;
   if (r.cfg.GIO_TRANSPORT == "p2p")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NODE_PER_PE=1 puts every PE on its own node, where GIO_TRANSPORT=p2p cannot "
-          "reach: use GIO_TRANSPORT=gda (or auto)");
+          "reach: use GIO_TRANSPORT=proxy, gda or auto");
   for (int pe = 0; pe < r.n_pes; ++pe) {
     if (pe == r.my_pe) continue;
     r.peers[pe].base = nullptr;
@@ -145,6 +146,11 @@ void fill_device_state(runtime& r) {
     s.gda_queues = r.gda->queues;
     s.gda_sets = r.gda->sets;
     s.gda_default_sets = r.gda->default_sets;
+  }
+  if (r.proxy) {
+    s.proxy_rings = r.proxy->rings;
+    s.proxy_sets = r.proxy->sets;
+    s.proxy_default_sets = r.proxy->default_sets;
   }
   for (int pe = 0; pe < r.n_pes; ++pe) {
     s.peer_base[pe] = r.peers[pe].base;
@@ -214,6 +220,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   init_contexts(r);
   p2p_connect(r);
   apply_node_per_pe(r);
+  proxy_connect(r);
   gda_connect(r);
   fill_device_state(r);
   r.initialized = true;
@@ -238,10 +245,12 @@ extern "C" void shmem_finalize(void) {
   // What this PE's kernels and host threads left with the NIC completes before the barrier, so no
   // PE tears down a heap that a peer's NIC is still writing.
   gda_drain(r, "shmem_finalize");
+  proxy_drain(r, "shmem_finalize");
   boot::barrier("shmem_finalize");
   r.dstate.magic = 0;
   publish_device_state(r);
   gda_disconnect(r);
+  proxy_disconnect(r);
   for (peer& p : r.peers) p.base = p.mapped;  // p2p_disconnect unmaps what was mapped
   p2p_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);

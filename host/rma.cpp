@@ -10,6 +10,7 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/gda/gda_host.h"
+#include "host/proxy/proxy_state.h"
 #include "host/log.h"
 #include "host/runtime.h"
 
@@ -62,6 +63,8 @@ extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest
   if (!n) return;
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
     gda_host_put(r, routine, off, src, n, pe);
+  else if (r.peers[pe].transport == GIO_TRANSPORT_PROXY)
+    proxy_host_put(r, routine, off, src, n, pe);
   else
     gpu::copy(mapped(r, routine, off, pe), src, n, routine);
 }
@@ -73,6 +76,8 @@ extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest
   if (!n) return;
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
     gda_host_get(r, routine, dest, off, n, pe);
+  else if (r.peers[pe].transport == GIO_TRANSPORT_PROXY)
+    proxy_host_get(r, routine, dest, off, n, pe);
   else
     gpu::copy(dest, mapped(r, routine, off, pe), n, routine);
 }
@@ -86,15 +91,17 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
   if (size != 4 && size != 8) fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA) return gda_host_amo(r, routine, op, off, value, compare, size, pe);
+  if (r.peers[pe].transport == GIO_TRANSPORT_PROXY) return proxy_host_amo(r, routine, op, off, value, compare, size, pe);
   return gpu::amo(mapped(r, routine, off, pe), op, value, compare, size, routine);
 }
 
 // Every host operation has completed when it returns. What is left is what kernels issued and did
-// not complete themselves: their gda WQEs (p2p stores are done when the kernel is).
+// not complete themselves: their gda WQEs and proxy commands (p2p stores are done when the kernel is).
 extern "C" void gio_host_quiet(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_quiet");
   check_host_ctx(r, "shmem_quiet", ctx);
   gda_drain(r, "shmem_quiet");
+  proxy_drain(r, "shmem_quiet");
 }
 extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_fence");
@@ -105,6 +112,7 @@ extern "C" void gio_host_barrier_all(void) {
   runtime& r = rt_checked("shmem_barrier_all");
   gpu::sync("shmem_barrier_all");  // kernels this PE launched may still be writing
   gda_drain(r, "shmem_barrier_all");  // ... or have left WQEs with the NIC
+  proxy_drain(r, "shmem_barrier_all");  // ... or commands with the proxy
   boot::barrier("shmem_barrier_all");
 }
 

@@ -8,6 +8,7 @@
 #include "host/config.h"
 #include "host/gda/gda_state.h"
 #include "host/heap/allocator.h"
+#include "host/proxy/proxy_state.h"
 #include "host/platform/gpu.h"
 #include "runtime/contract.h"
 
@@ -38,6 +39,7 @@ struct runtime {
   std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
   std::mutex ctx_lock;               // guards host_ctx (not `lock`: that one is held across barriers)
   std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
+  std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
 };
 
 runtime& rt();

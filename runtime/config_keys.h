@@ -7,7 +7,9 @@
   X(GIO_SYMMETRIC_SIZE, U64, "auto",                                                               \
     "symmetric heap bytes per PE (K/M/G suffixes); auto = 1G on GPUs, 64M on the host platform")   \
   X(GIO_TIMEOUT_MS, U64, "60000", "bound on every wait, host and device (ms); 0 = wait forever")   \
-  X(GIO_TRANSPORT, STR, "auto", "force a transport to every peer: auto (p2p within a node) | p2p | gda") \
+  X(GIO_TRANSPORT, STR, "auto",                                                                    \
+    "force a transport to every peer: auto (p2p within a node; other nodes: gda with a ConnectX on "  \
+    "every PE, else proxy) | p2p | gda | proxy")                                                    \
   X(GIO_GDA_SQ_SLOTS, U64, "256", "gda: WQEs per send queue (power of two, 16..32768)")             \
   X(GIO_GDA_BOUNCE_BYTES, U64, "16K",                                                              \
     "gda: bounce buffer per queue for local buffers outside the symmetric heap (power of two, 64..1G; " \
@@ -16,9 +18,25 @@
   X(GIO_P2P_BULK_MIN, U64, "512",                                                                   \
     "p2p: a thread-scope put/get of at least this many bytes goes through the SM's bulk-copy engine " \
     "(CUDA sm_90+; never under 256); 0 = never")                                                      \
+  X(GIO_PROXY_PROVIDER, STR, "auto",                                                               \
+    "proxy: the libfabric provider (fi_info -l names it): auto = shm when every PE is on one node, "  \
+    "else tcp;ofi_rxm")                                                                             \
+  X(GIO_PROXY_IFACE, STR, "auto",                                                                  \
+    "proxy: the network interface tcp uses (sets FI_TCP_IFACE unless that is set): auto = lo when "  \
+    "every PE is on one node, else libfabric's choice")                                             \
+  X(GIO_PROXY_STAGING, STR, "auto",                                                                \
+    "proxy: auto = puts and gets reach host-memory heaps in place (fi_write/fi_read) and GPU heaps "  \
+    "through staged messages the target's proxy copies in | always = staged everywhere (tests the "  \
+    "GPU path on the host platform)")                                                                \
+  X(GIO_PROXY_CHUNK, U64, "256K", "proxy: bytes per staged message (4K..64M)")                       \
+  X(GIO_PROXY_SLOTS, U64, "256", "proxy: commands per ring (power of two, 16..32768)")             \
+  X(GIO_PROXY_BOUNCE_BYTES, U64, "64K",                                                            \
+    "proxy: bounce buffer per ring for kernel buffers outside the symmetric heap (power of two, "     \
+    "64..1G; 0 = none: such buffers then work only up to 16 bytes for puts, 8 for gets)")             \
   X(GIO_NODE_PER_PE, BOOL, "0",                                                                     \
     "testing: treat every PE as its own node: no peer heap is mapped for kernels or the host API, so " \
-    "every peer is reached over gda (the softnic, playing the network, keeps its own mapping)")       \
+    "every peer is reached over the network: proxy (gda with GIO_TRANSPORT=gda; the softnic, playing "  \
+    "the network, keeps its own mapping)")       \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \

@@ -13,8 +13,8 @@
 enum gio_transport_id {
   GIO_TRANSPORT_NONE = 0,  // peer not reachable
   GIO_TRANSPORT_P2P = 1,   // loads/stores into the peer's IPC-mapped heap
-  GIO_TRANSPORT_GDA = 2,   // per-work-group NIC queues (later)
-  GIO_TRANSPORT_PROXY = 3, // CPU proxy thread (later)
+  GIO_TRANSPORT_GDA = 2,   // per-work-group NIC queues (runtime/gda_queue.h)
+  GIO_TRANSPORT_PROXY = 3, // a CPU proxy thread drives libfabric (runtime/proxy_queue.h)
 };
 
 // Layout of the reserved head of every PE's symmetric heap. Same offsets on every PE, so the
@@ -65,6 +65,12 @@ struct gio_device_state_v1 {
   // its own operations. (2.0)
   uint32_t gda_default_sets;
   uint32_t rsvd0;
+  // proxy: [proxy_sets] command rings (nullptr without proxy), mapped to contexts as gda's sets
+  // are: default contexts over [0, proxy_default_sets), created context i on set
+  // proxy_default_sets + i - 1. (2.1)
+  struct gio_proxy_ring_v1* proxy_rings;
+  uint32_t proxy_sets;
+  uint32_t proxy_default_sets;
 };
 
 #ifdef __cplusplus
@@ -84,7 +90,8 @@ static_assert(offsetof(gio_device_state_v1, gda_queues) == 56, "state layout");
 static_assert(offsetof(gio_device_state_v1, peer_base) == 72, "state layout");
 static_assert(offsetof(gio_device_state_v1, peer_transport) == 72 + 8 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_device_state_v1, gda_default_sets) == 72 + 9 * GIO_MAX_PES, "state layout");
-static_assert(sizeof(gio_device_state_v1) == 80 + 9 * GIO_MAX_PES, "state layout");
+static_assert(offsetof(gio_device_state_v1, proxy_rings) == 80 + 9 * GIO_MAX_PES, "state layout");
+static_assert(sizeof(gio_device_state_v1) == 96 + 9 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_ctx_v1, fence_pending) == 24, "gio_ctx_v1 layout");
 static_assert(GIO_MAX_PES % 32 == 0, "fence_pending: one bit per PE");
 static_assert(GIO_HEAP_RSVD_CTX_TABLE + GIO_MAX_CTX * sizeof(gio_ctx_v1) <= GIO_HEAP_RESERVED, "reserved heap");

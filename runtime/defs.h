@@ -15,8 +15,9 @@
 // 2.0: the gda queue descriptor grew (bounce buffer) and is an array element, so its size is part
 // of the layout a kernel indexes with; fence requests moved from the queues to the contexts;
 // gio_gda_tmpl_v1::reply_order (was reserved, written 0) says how a NIC answers fetched atomics.
+// 2.1: the proxy transport's rings (runtime/proxy_queue.h), appended to the device state.
 #define GIO_CONTRACT_MAJOR 2
-#define GIO_CONTRACT_MINOR 0
+#define GIO_CONTRACT_MINOR 1
 
 // GIO library version (also reported by gio-info and shmem_info_get_name).
 #define GIO_VERSION_MAJOR 0

@@ -5,6 +5,7 @@
 #include "runtime/host_entry.h"
 #include "device/gda/gda_ops.h"
 #include "device/p2p/p2p.h"
+#include "device/proxy/proxy_ops.h"
 
 typedef gio_ctx_v1* shmem_ctx_t;
 
@@ -48,6 +49,10 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
       check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::put(rt, st, ctx, dst, src, n, pe, nbi);
       return;
+    case GIO_TRANSPORT_PROXY:
+      check_ctx_live(rt, ctx);
+      if (S::lane() == 0) proxy::put(rt, st, ctx, dst, src, n, pe, nbi);
+      return;
     default: no_transport(rt, pe);
   }
 }
@@ -64,6 +69,10 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
       check_ctx_live(rt, ctx);
       if (S::lane() == 0) gda::get(rt, st, ctx, dst, src, n, pe);
       return;
+    case GIO_TRANSPORT_PROXY:
+      check_ctx_live(rt, ctx);
+      if (S::lane() == 0) proxy::get(rt, st, ctx, dst, src, n, pe);
+      return;
     default: no_transport(rt, pe);
   }
 }
@@ -77,6 +86,10 @@ GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
     check_ctx_live(rt, ctx);
     gda::quiet(rt, st, ctx);
   }
+  if (st.proxy_rings) {
+    check_ctx_live(rt, ctx);
+    proxy::quiet(rt, st, ctx);
+  }
 }
 GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = state_checked(rt);
@@ -86,6 +99,8 @@ GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
     check_ctx_live(rt, ctx);
     gda::fence(st, ctx);
   }
+  // proxy: nothing to do. A context's commands share one ring, which the proxy executes in order,
+  // each complete (delivery complete) before the next starts, so puts to a PE are already ordered.
 }
 
 // Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
@@ -103,6 +118,13 @@ GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compar
   if (st.peer_transport[pe] == GIO_TRANSPORT_GDA) {
     check_ctx_live(rt, ctx);
     old = gda::amo<U>(rt, st, ctx, op, (U*)dst, v, c, pe);
+    T r;
+    memcpy(&r, &old, sizeof r);
+    return r;
+  }
+  if (st.peer_transport[pe] == GIO_TRANSPORT_PROXY) {
+    check_ctx_live(rt, ctx);
+    old = proxy::amo<U>(rt, st, ctx, op, (U*)dst, v, c, pe);
     T r;
     memcpy(&r, &old, sizeof r);
     return r;
@@ -152,6 +174,10 @@ GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t
     case GIO_TRANSPORT_GDA:
       check_ctx_live(rt, ctx);
       gda::signal(rt, st, ctx, sig, value, op, pe);
+      return;
+    case GIO_TRANSPORT_PROXY:
+      check_ctx_live(rt, ctx);
+      proxy::signal(rt, st, ctx, sig, value, op, pe);
       return;
     case GIO_TRANSPORT_P2P: {
       unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);

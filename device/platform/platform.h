@@ -346,6 +346,18 @@ GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   ::gio::host::wave_step();
 #endif
 }
+// An 8-byte store that publishes this thread's earlier stores to a CPU thread polling the word
+// (a proxy command's sequence word): system-scope release fence, then the store. On the host
+// platform one release store, the form ThreadSanitizer models.
+GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
+#if defined(GIO_PLATFORM_HOST)
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+  ::gio::host::wave_step();
+#else
+  fence_release_system();
+  store_relaxed_system(p, v);
+#endif
+}
 // A poll of a byte or half-word another agent (the NIC) writes, whose order the caller sets with
 // its own fence: a volatile load on GPUs; on the host platform an acquire load, the form the
 // compiler's memory model (and ThreadSanitizer) knows for a word another thread writes.

@@ -40,9 +40,12 @@ mlx5_backend* connectx_open(runtime& r, gda_state& g, int nics, std::string* why
 }  // namespace
 
 void gda_connect(runtime& r) {
-  // auto: p2p covers a node; gda is chosen explicitly until inter-node exists, or where every PE
-  // plays its own node (GIO_NODE_PER_PE).
-  const bool forced = r.cfg.GIO_TRANSPORT == "gda" || r.cfg.GIO_NODE_PER_PE;
+  // auto: p2p covers a node; peers on other nodes (or every peer, under GIO_NODE_PER_PE) take
+  // the proxy unless a ConnectX serves them (host/proxy/proxy_connect.cpp decided first); gda
+  // takes what is left, and everything when chosen explicitly.
+  bool unreachable = false;
+  for (const peer& p : r.peers) unreachable |= p.transport == GIO_TRANSPORT_NONE;
+  const bool forced = r.cfg.GIO_TRANSPORT == "gda" || (r.cfg.GIO_TRANSPORT == "auto" && unreachable && !r.proxy);
   if (!forced) return;
   std::string why;
   const int nics = mlx5_device_count(&why);

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <mutex>
 
 namespace gio {
@@ -52,6 +53,31 @@ struct fabric::impl {
   uint64_t scratch[2] = {0, 0};
   fid_mr* scratch_mr = nullptr;
   void* scratch_desc = nullptr;
+  struct local_reg {
+    uint8_t* base;
+    size_t size;
+    fid_mr* mr;
+  };
+  std::vector<local_reg> locals;  // register_local's regions (FI_MR_LOCAL only)
+  // Messages: posted receive buffers and the ones that arrived, oldest first.
+  struct recv_slot {
+    fi_context2 ctx;  // first: a completion's op_context is the slot
+    std::vector<uint8_t> buf;
+    fid_mr* mr = nullptr;
+  };
+  std::vector<std::unique_ptr<recv_slot>> recvs;
+  std::deque<std::pair<recv_slot*, size_t>> arrived;
+  void post_recv(recv_slot* r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+      const ssize_t rc = fi_recv(ep, r->buf.data(), r->buf.size(), r->mr ? fi_mr_desc(r->mr) : nullptr,
+                                 FI_ADDR_UNSPEC, &r->ctx);
+      if (rc == 0) return;
+      if (rc != -FI_EAGAIN) fail_op("fi_recv", -1, fi_text("fi_recv", (int)rc));
+      (void)poll_one("fi_recv", -1);
+      expired("fi_recv", -1, t0);
+    }
+  }
   std::mutex lock;  // one operation at a time: the completion wait below takes any completion
 
   void check(int rc, const char* what) {
@@ -61,23 +87,30 @@ struct fabric::impl {
     throw fabric_error("GIO proxy (" + provider + "): " + op + " to PE " + std::to_string(pe) + ": " + why);
   }
 
+  // Reads at most one completion: true if it is the caller's operation's. Receive completions are
+  // queued in `arrived` for take_message (requests from peers arrive while we wait for our own).
+  bool poll_one(const char* op, int pe) {
+    fi_cq_msg_entry e;
+    const ssize_t n = fi_cq_read(cq, &e, 1);
+    if (n == 1) {
+      if (!(e.flags & FI_RECV)) return true;
+      arrived.push_back({(recv_slot*)e.op_context, e.len});
+      return false;
+    }
+    if (n == -FI_EAVAIL) {
+      fi_cq_err_entry err;
+      std::memset(&err, 0, sizeof err);
+      fi_cq_readerr(cq, &err, 0);
+      fail_op(op, pe, std::string(fi_strerror(err.err)) + " (" +
+                          fi_cq_strerror(cq, err.prov_errno, err.err_data, nullptr, 0) + ")");
+    }
+    if (n != -FI_EAGAIN) fail_op(op, pe, fi_text("fi_cq_read", (int)n));
+    return false;
+  }
   // Waits for the one outstanding operation's completion, bounded by timeout_ms.
   void wait(const char* op, int pe) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (;;) {
-      fi_cq_entry e;
-      const ssize_t n = fi_cq_read(cq, &e, 1);
-      if (n == 1) return;
-      if (n == -FI_EAVAIL) {
-        fi_cq_err_entry err;
-        std::memset(&err, 0, sizeof err);
-        fi_cq_readerr(cq, &err, 0);
-        fail_op(op, pe, std::string(fi_strerror(err.err)) + " (" +
-                            fi_cq_strerror(cq, err.prov_errno, err.err_data, nullptr, 0) + ")");
-      }
-      if (n != -FI_EAGAIN) fail_op(op, pe, fi_text("fi_cq_read", (int)n));
-      expired(op, pe, t0);
-    }
+    while (!poll_one(op, pe)) expired(op, pe, t0);
   }
   void expired(const char* op, int pe, std::chrono::steady_clock::time_point t0) {
     if (!timeout_ms) return;
@@ -95,8 +128,7 @@ struct fabric::impl {
       const ssize_t rc = post();
       if (rc == 0) break;
       if (rc != -FI_EAGAIN) fail_op(op, pe, fi_text(op, (int)rc));
-      fi_cq_entry e;
-      (void)fi_cq_read(cq, &e, 0);  // progress only: nothing of ours is outstanding
+      (void)poll_one(op, pe);  // progress (nothing of ours is outstanding; arrivals are queued)
       expired(op, pe, t0);
     }
     wait(op, pe);
@@ -125,6 +157,8 @@ struct fabric::impl {
     if (!(modes & FI_MR_LOCAL)) return nullptr;
     const uint8_t* b = (const uint8_t*)p;
     if (mr && b >= base && b + n <= base + size) return desc;
+    for (const local_reg& l : locals)
+      if (b >= l.base && b + n <= l.base + l.size) return fi_mr_desc(l.mr);
     fail_op(op, pe, "the local buffer is outside the registered region, and this provider needs one (FI_MR_LOCAL)");
   }
 };
@@ -133,7 +167,7 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
   d_->timeout_ms = timeout_ms;
   fi_info* hints = fi_allocinfo();
   if (!hints) throw fabric_error("GIO proxy: fi_allocinfo failed");
-  hints->caps = FI_RMA | FI_ATOMIC;
+  hints->caps = FI_RMA | FI_ATOMIC | FI_MSG;
   hints->ep_attr->type = FI_EP_RDM;
   hints->domain_attr->mr_mode = kModes;
   hints->domain_attr->threading = FI_THREAD_SAFE;
@@ -151,7 +185,7 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
   d_->check(fi_domain(d_->fab, i, &d_->dom, nullptr), "fi_domain");
   fi_cq_attr cqa;
   std::memset(&cqa, 0, sizeof cqa);
-  cqa.format = FI_CQ_FORMAT_CONTEXT;
+  cqa.format = FI_CQ_FORMAT_MSG;
   d_->check(fi_cq_open(d_->dom, &cqa, &d_->cq, nullptr), "fi_cq_open");
   fi_av_attr ava;
   std::memset(&ava, 0, sizeof ava);
@@ -164,6 +198,12 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
 }
 
 fabric::~fabric() {
+  // The endpoint first: it owns the posted receives that name the buffers closed after it.
+  if (d_->ep) fi_close(&d_->ep->fid);
+  d_->ep = nullptr;
+  for (auto& r : d_->recvs)
+    if (r->mr) fi_close(&r->mr->fid);
+  for (impl::local_reg& l : d_->locals) fi_close(&l.mr->fid);
   if (d_->scratch_mr) fi_close(&d_->scratch_mr->fid);
   if (d_->mr) fi_close(&d_->mr->fid);
   if (d_->ep) fi_close(&d_->ep->fid);
@@ -209,6 +249,14 @@ remote_region fabric::register_region(void* p, size_t n) {
   r.base = (uint64_t)(uintptr_t)p;
   return r;
 }
+
+void fabric::register_local(void* p, size_t n) {
+  if (!(d_->modes & FI_MR_LOCAL)) return;
+  fid_mr* m = d_->reg(p, n, kRequestedKey + 2 + d_->locals.size(), "fi_mr_reg (a local staging buffer)");
+  d_->locals.push_back({(uint8_t*)p, n, m});
+}
+
+bool fabric::needs_local_registration() const { return (d_->modes & FI_MR_LOCAL) != 0; }
 
 void fabric::set_peer_region(int pe, const remote_region& r) {
   if (pe < 0 || pe >= (int)d_->regions.size()) d_->fail_op("set_peer_region", pe, "no such peer");
@@ -316,8 +364,40 @@ void fabric::progress() {
   // completion: only when none is.
   std::unique_lock<std::mutex> g(d_->lock, std::try_to_lock);
   if (!g.owns_lock()) return;
-  fi_cq_entry e;
-  (void)fi_cq_read(d_->cq, &e, 0);
+  (void)d_->poll_one("progress", -1);
+}
+
+void fabric::enable_messages(size_t max_bytes, unsigned depth) {
+  std::lock_guard<std::mutex> g(d_->lock);
+  for (unsigned i = 0; i < depth; ++i) {
+    d_->recvs.emplace_back(new impl::recv_slot);
+    impl::recv_slot* r = d_->recvs.back().get();
+    r->buf.assign(max_bytes, 0);
+    if (d_->modes & FI_MR_LOCAL) r->mr = d_->reg(r->buf.data(), max_bytes, kRequestedKey + 1000 + i, "fi_mr_reg (a receive buffer)");
+    d_->post_recv(r);
+  }
+}
+
+void fabric::send(int pe, const void* buf, size_t n) {
+  std::lock_guard<std::mutex> g(d_->lock);
+  if (pe < 0 || pe >= (int)d_->peers.size()) d_->fail_op("fi_send", pe, "no such peer");
+  void* desc = d_->local_desc("fi_send", pe, buf, n);
+  d_->run("fi_send", pe, [&] { return fi_send(d_->ep, buf, n, desc, d_->peers[pe], d_.get()); });
+}
+
+bool fabric::take_message(const std::function<void(const uint8_t*, size_t)>& fn) {
+  std::pair<impl::recv_slot*, size_t> m;
+  {
+    std::lock_guard<std::mutex> g(d_->lock);
+    if (d_->arrived.empty()) (void)d_->poll_one("progress", -1);
+    if (d_->arrived.empty()) return false;
+    m = d_->arrived.front();
+    d_->arrived.pop_front();
+  }
+  fn(m.first->buf.data(), m.second);  // unlocked: a handler sends its reply
+  std::lock_guard<std::mutex> g(d_->lock);
+  d_->post_recv(m.first);
+  return true;
 }
 
 }  // namespace proxy

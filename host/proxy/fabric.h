@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -47,6 +48,11 @@ class fabric {
   // Registers [p, p + n) for local use and remote reads, writes and atomics; returns how peers
   // address it. One region at a time per fabric (the symmetric heap).
   remote_region register_region(void* p, size_t n);
+  // Registers [p, p + n) for local use only (staging buffers, result words), where the provider
+  // asks for local registration (FI_MR_LOCAL); a no-op otherwise. Any number of them.
+  void register_local(void* p, size_t n);
+  // Whether local buffers must lie in a registered region (FI_MR_LOCAL).
+  bool needs_local_registration() const;
   // Peer pe's region, from its register_region result.
   void set_peer_region(int pe, const remote_region& r);
 
@@ -57,6 +63,13 @@ class fabric {
   void read(int pe, uint64_t off, void* dst, size_t n);
   // A 4- or 8-byte unsigned atomic; returns the old value (0 for the non-fetching kinds).
   uint64_t atomic(int pe, uint64_t off, amo_kind op, size_t bytes, uint64_t operand, uint64_t compare = 0);
+
+  // Messages (the proxy's requests and replies to peers' proxies): `depth` receive buffers of
+  // max_bytes each stay posted. send returns once the buffer may be reused; take_message drives
+  // progress, hands the oldest message that arrived to fn, then reposts its buffer (false: none).
+  void enable_messages(size_t max_bytes, unsigned depth);
+  void send(int pe, const void* buf, size_t n);
+  bool take_message(const std::function<void(const uint8_t*, size_t)>& fn);
 
   // Drives progress for providers that need the target to poll (manual progress): a proxy
   // thread calls it while idle.

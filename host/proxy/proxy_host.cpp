@@ -1,0 +1,130 @@
+// Host-initiated operations over the proxy: the CPU posts on the host ring, the last ring, with
+// the commands a kernel would write, and waits for the proxy thread to complete them; and the
+// host's completion of every ring (shmem_quiet, shmem_barrier_all, shmem_finalize).
+//
+// Host buffers are host memory, which the provider reads and writes in place: a host command
+// names them directly (GIO_PROXY_LOCAL_HOST). host_lock keeps one host thread on the ring at a
+// time, so its indices are handed out and published in order.
+#include <sched.h>
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+#include "runtime/host_entry.h"
+#include "host/log.h"
+#include "host/proxy/proxy_state.h"
+#include "host/runtime.h"
+
+namespace gio {
+namespace {
+uint64_t completed(const gio_proxy_ring_v1& q) { return __atomic_load_n(q.completed, __ATOMIC_ACQUIRE); }
+
+// One step of a bounded host wait: spin, then yield, then sleep (the proxy thread may share the
+// core); past GIO_TIMEOUT_MS a fatal error that says what was waited for.
+void host_wait(const runtime& r, unsigned* spins, std::chrono::steady_clock::time_point t0, const char* routine,
+               const std::function<std::string()>& what) {
+  const unsigned s = ++*spins;
+  if (s > 4096)
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  else if (s > 64)
+    sched_yield();
+  if ((s & 63) == 0 && r.cfg.GIO_TIMEOUT_MS) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    if ((uint64_t)ms > r.cfg.GIO_TIMEOUT_MS)
+      fatal(GIO_ERR_TIMEOUT, routine, "timed out after %lld ms (GIO_TIMEOUT_MS=%llu) waiting for %s", (long long)ms,
+            (unsigned long long)r.cfg.GIO_TIMEOUT_MS, what().c_str());
+  }
+}
+
+void wait_completed(runtime& r, const gio_proxy_ring_v1& q, uint64_t count, const char* routine) {
+  if (completed(q) >= count) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  unsigned spins = 0;
+  while (completed(q) < count)
+    host_wait(r, &spins, t0, routine, [&] {
+      char buf[200];
+      snprintf(buf, sizeof buf, "the proxy to complete command %llu of ring %u (completed %llu)",
+               (unsigned long long)(count - 1), q.set, (unsigned long long)completed(q));
+      return std::string(buf);
+    });
+}
+
+struct host_ring {
+  runtime& r;
+  proxy_state& p;
+  gio_proxy_ring_v1& q;
+  const char* routine;
+  std::lock_guard<std::mutex> hold;
+  host_ring(runtime& r_, const char* rt)
+      : r(r_), p(*r_.proxy), q(r_.proxy->host_desc.back()), routine(rt), hold(r_.proxy->host_lock) {}
+
+  // Posts `c` and waits for its completion; returns its index.
+  uint64_t run(gio_proxy_cmd_v1 c) {
+    const uint64_t idx = q.reserved++;
+    if (idx >= q.slots) wait_completed(r, q, idx - q.slots + 1, routine);
+    gio_proxy_cmd_v1* d = &q.cmds[idx & (q.slots - 1)];
+    c.seq = 0;
+    memcpy((uint8_t*)d + 8, (const uint8_t*)&c + 8, sizeof c - 8);
+    __atomic_store_n(&d->seq, idx + 1, __ATOMIC_RELEASE);
+    wait_completed(r, q, idx + 1, routine);
+    return idx;
+  }
+  uint64_t result(uint64_t idx) { return __atomic_load_n(&q.result[idx & (q.slots - 1)], __ATOMIC_RELAXED); }
+};
+
+gio_proxy_cmd_v1 cmd(uint8_t op, int pe, uint64_t off, uint64_t len) {
+  gio_proxy_cmd_v1 c{};
+  c.op = op;
+  c.pe = pe;
+  c.roff = off;
+  c.len = len;
+  return c;
+}
+}  // namespace
+
+void proxy_host_put(runtime& r, const char* routine, uint64_t off, const void* src, size_t n, int pe) {
+  host_ring h(r, routine);
+  gio_proxy_cmd_v1 c = cmd(GIO_PROXY_OP_PUT, pe, off, n);
+  c.local = GIO_PROXY_LOCAL_HOST;
+  c.laddr = (uint64_t)(uintptr_t)src;
+  h.run(c);
+}
+
+void proxy_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size_t n, int pe) {
+  host_ring h(r, routine);
+  gio_proxy_cmd_v1 c = cmd(GIO_PROXY_OP_GET, pe, off, n);
+  c.local = GIO_PROXY_LOCAL_HOST;
+  c.laddr = (uint64_t)(uintptr_t)dst;
+  h.run(c);
+}
+
+uint64_t proxy_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t value, uint64_t compare,
+                        size_t size, int pe) {
+  host_ring h(r, routine);
+  gio_proxy_cmd_v1 c = cmd(GIO_PROXY_OP_AMO, pe, off, 0);
+  c.amo_op = (uint8_t)op;
+  c.bytes = (uint8_t)size;
+  c.value = value;
+  c.compare = compare;
+  return h.result(h.run(c));
+}
+
+// What kernels published and the proxy has not completed: per ring, the run of published slots
+// from its completion counter on. Commands published after the scan are not waited for.
+void proxy_drain(runtime& r, const char* routine) {
+  if (!r.proxy) return;
+  proxy_state& p = *r.proxy;
+  std::vector<uint64_t> until(p.host_desc.size());
+  for (size_t i = 0; i < p.host_desc.size(); ++i) {
+    const gio_proxy_ring_v1& q = p.host_desc[i];
+    uint64_t f = completed(q);
+    for (uint64_t k = 0; k < q.slots; ++k, ++f)
+      if (__atomic_load_n(&q.cmds[f & (q.slots - 1)].seq, __ATOMIC_ACQUIRE) != f + 1) break;
+    until[i] = f;
+  }
+  for (size_t i = 0; i < p.host_desc.size(); ++i) wait_completed(r, p.host_desc[i], until[i], routine);
+}
+
+}  // namespace gio

@@ -1,0 +1,63 @@
+// proxy transport, host half: the command rings the kernels (and the host API) post into, the
+// proxy thread that drains them, and the libfabric endpoint it drives (fabric.h).
+//
+// Rings: sets [0, sets) are the kernels' (descriptors in GPU memory, as gda's queues), set `sets`
+// is the host API's. Commands, results and completion counters of every ring live in one
+// host-visible block; each ring's bounce buffer follows in the same block.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/proxy_queue.h"
+
+namespace gio {
+struct runtime;
+
+namespace proxy {
+class fabric;
+}
+
+struct proxy_state {
+  proxy_state();
+  ~proxy_state();  // where fabric is complete (proxy_connect.cpp)
+  std::unique_ptr<proxy::fabric> fab;
+  std::string provider, why;             // the libfabric provider in use, and why it was chosen
+  gio_proxy_ring_v1* rings = nullptr;    // [sets] descriptors in GPU memory (kernels use these)
+  std::vector<gio_proxy_ring_v1> host_desc;  // [sets + 1]: the same fields as the CPU addresses them
+  uint32_t sets = 0, default_sets = 0, slots = 0, bounce_bytes = 0;
+  uint8_t* mem = nullptr;                // host-visible block
+  size_t mem_bytes = 0;
+  uint8_t* dev = nullptr;                // GPU block: descriptors and per-slot holds
+  size_t dev_bytes = 0;
+  bool heap_direct = false;              // puts and gets reach heaps in place (fi_write/fi_read: host memory)
+  size_t chunk = 0;                      // staged transfers: payload bytes per message
+  std::vector<uint8_t> send_buf;         // the proxy thread's requests: a header, then inline or staged data
+  std::vector<uint8_t> reply_buf;        // its replies to peers' requests
+  std::mutex host_lock;                  // one host thread posts on the host ring at a time
+  std::atomic<bool> stop{false};
+  std::atomic<int> failed{0};            // set by the proxy thread before it ends the job
+  std::thread thread;
+};
+
+// Sets up the proxy for every peer when it is chosen (GIO_TRANSPORT=proxy, or peers on other
+// nodes without a ConnectX); collective. proxy_disconnect stops the thread and frees the rings.
+void proxy_connect(runtime& r);
+void proxy_disconnect(runtime& r);
+// The proxy thread (proxy_run.cpp).
+void proxy_run(runtime& r, proxy_state& p);
+
+// Host-initiated operations over the host ring: each returns once complete (a put's bytes are in
+// the target's heap). `off` is the symmetric address's heap offset, checked by the caller.
+void proxy_host_put(runtime& r, const char* routine, uint64_t off, const void* src, size_t n, int pe);
+void proxy_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size_t n, int pe);
+uint64_t proxy_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t value, uint64_t compare,
+                        size_t size, int pe);
+// Waits until every command posted on any ring before the call has completed (host shmem_quiet,
+// shmem_barrier_all, shmem_finalize); a no-op without the proxy.
+void proxy_drain(runtime& r, const char* routine);
+
+}  // namespace gio

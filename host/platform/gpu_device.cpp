@@ -76,6 +76,10 @@ void* queue_alloc(size_t bytes, bool host_visible) {
     check(hipMalloc(&p, bytes), "shmem_init", "hipMalloc (gda queues)");
 #endif
     check(hipMemset(p, 0, bytes), "shmem_init", "hipMemset (gda queues)");
+    // hipMemset of device memory is asynchronous, on the null stream, and the copies that fill the
+    // block next run on the host API's non-blocking streams: unsynchronized, the zeroing could
+    // land after them. It did for the proxy's ring descriptors, copied right after this returns.
+    check(hipDeviceSynchronize(), "shmem_init", "hipDeviceSynchronize (zeroing queue memory)");
   }
   return p;
 }

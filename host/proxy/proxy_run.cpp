@@ -127,7 +127,7 @@ struct executor {
     // Peers' requests are served while waiting: two proxies may be waiting on each other.
     for (unsigned spins = 0; !replied; ++spins) {
       if (serve_all() || replied) continue;
-      if (spins > (1u << 20)) sched_yield();
+      if (spins > 64) sched_yield();  // the peer's proxy may need this core to answer
       if ((spins & 255) == 0 && r.cfg.GIO_TIMEOUT_MS) {
         const auto ms =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -267,9 +267,10 @@ void proxy_run(runtime& r, proxy_state& p) {
         idle = 0;
         continue;
       }
-      // No sched_yield: among many runnable threads (emulated work-groups spinning on this very
-      // proxy) a yielding proxy waited milliseconds for the CPU; sleeping has a bounded cost.
-      if (++idle > 200000) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      if (++idle > 20000)
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      else if (idle > 64)
+        sched_yield();
     }
   } catch (const proxy::fabric_error& e) {
     p.failed = 1;

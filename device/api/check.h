@@ -96,6 +96,13 @@ GIO_DFN void check_align(const char* routine, const void* p, size_t align, int p
   if ((uintptr_t)p % align) fail_align(routine, p, align, pe);
 }
 
+// [p, p + n) lies wholly inside this PE's symmetric heap: the local buffers a transport can name by
+// heap offset or the heap's key (gda, proxy); others are staged.
+GIO_DFN bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
+  const uint8_t* a = (const uint8_t*)p;
+  return a >= st.heap_base && a < st.heap_base + st.heap_size && n <= st.heap_size - (uint64_t)(a - st.heap_base);
+}
+
 // Prints the timeout report (out of line) and stops.
 template <typename Fail>
 [[noreturn]] GIO_DOUT void fail_timeout(Fail fail, unsigned long long ms) {

@@ -25,11 +25,6 @@ GIO_DFN uint64_t post_ctx(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue
   return post(rt, q, kind, a, hold);
 }
 
-// Local buffers the NIC can address with the heap's key lie wholly inside the symmetric heap.
-GIO_DFN bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
-  const uint8_t* a = (const uint8_t*)p;
-  return a >= st.heap_base && a < st.heap_base + st.heap_size && n <= st.heap_size - (uint64_t)(a - st.heap_base);
-}
 
 [[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, size_t n, int pe) {
   GIO_DEV_FATAL(rt, "local buffer %p (%llu bytes, for PE %d) is outside the symmetric heap, too large to travel "

@@ -18,10 +18,6 @@ namespace proxy {
 GIO_DFN uint64_t heap_off(const gio_device_state_v1& st, const void* sym) {
   return (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
-GIO_DFN bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
-  const uint8_t* a = (const uint8_t*)p;
-  return a >= st.heap_base && a < st.heap_base + st.heap_size && n <= st.heap_size - (uint64_t)(a - st.heap_base);
-}
 
 GIO_DFN gio_proxy_cmd_v1 rma_cmd(uint8_t op, int pe, uint64_t roff, uint64_t len) {
   gio_proxy_cmd_v1 c{};
@@ -57,8 +53,6 @@ GIO_DFN void with_bounce(const char* rt, gio_proxy_ring_v1* r, Body body) {
       });
 }
 
-GIO_DFN void copy_plain(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_thread>(d, s, n); }
-
 // Blocking puts return once the proxy has completed them (the bytes are at the target); _nbi puts
 // from the heap return at once. Inline and bounced puts have copied their source when they return.
 GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
@@ -86,7 +80,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
     with_bounce(rt, r, [&] {
       for (size_t off = 0; off < n; off += chunk) {
         const size_t len = n - off < chunk ? n - off : chunk;
-        copy_plain(r->bounce, (const uint8_t*)src + off, len);
+        copy_bytes<scope_thread>(r->bounce, (const uint8_t*)src + off, len);
         gio_proxy_cmd_v1 k = rma_cmd(GIO_PROXY_OP_PUT, pe, c.roff + off, len);
         k.local = GIO_PROXY_LOCAL_HOST;
         k.laddr = (uint64_t)(uintptr_t)r->bounce;
@@ -129,7 +123,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
       k.local = GIO_PROXY_LOCAL_HOST;
       k.laddr = (uint64_t)(uintptr_t)r->bounce;
       wait_done(rt, r, post(rt, r, k));
-      copy_plain((uint8_t*)dst + off, r->bounce, len);
+      copy_bytes<scope_thread>((uint8_t*)dst + off, r->bounce, len);
     }
   });
 }

@@ -5,14 +5,11 @@
 // Host buffers are host memory, which the provider reads and writes in place: a host command
 // names them directly (GIO_PROXY_LOCAL_HOST). host_lock keeps one host thread on the ring at a
 // time, so its indices are handed out and published in order.
-#include <sched.h>
-
 #include <chrono>
 #include <cstring>
-#include <functional>
-#include <thread>
 
 #include "runtime/host_entry.h"
+#include "host/gda/gda_host.h"  // gda_host_wait: the bounded host wait both transports use
 #include "host/log.h"
 #include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
@@ -21,29 +18,12 @@ namespace gio {
 namespace {
 uint64_t completed(const gio_proxy_ring_v1& q) { return __atomic_load_n(q.completed, __ATOMIC_ACQUIRE); }
 
-// One step of a bounded host wait: spin, then yield, then sleep (the proxy thread may share the
-// core); past GIO_TIMEOUT_MS a fatal error that says what was waited for.
-void host_wait(const runtime& r, unsigned* spins, std::chrono::steady_clock::time_point t0, const char* routine,
-               const std::function<std::string()>& what) {
-  const unsigned s = ++*spins;
-  if (s > 4096)
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
-  else if (s > 64)
-    sched_yield();
-  if ((s & 63) == 0 && r.cfg.GIO_TIMEOUT_MS) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    if ((uint64_t)ms > r.cfg.GIO_TIMEOUT_MS)
-      fatal(GIO_ERR_TIMEOUT, routine, "timed out after %lld ms (GIO_TIMEOUT_MS=%llu) waiting for %s", (long long)ms,
-            (unsigned long long)r.cfg.GIO_TIMEOUT_MS, what().c_str());
-  }
-}
-
 void wait_completed(runtime& r, const gio_proxy_ring_v1& q, uint64_t count, const char* routine) {
   if (completed(q) >= count) return;
   const auto t0 = std::chrono::steady_clock::now();
   unsigned spins = 0;
   while (completed(q) < count)
-    host_wait(r, &spins, t0, routine, [&] {
+    gda_host_wait(r, &spins, t0, routine, [&] {
       char buf[200];
       snprintf(buf, sizeof buf, "the proxy to complete command %llu of ring %u (completed %llu)",
                (unsigned long long)(count - 1), q.set, (unsigned long long)completed(q));

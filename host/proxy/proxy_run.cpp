@@ -166,7 +166,7 @@ struct executor {
     }
     // Staged: each chunk is copied into the send buffer (from GPU memory, a device-to-host copy)
     // and sent; the target's proxy copies it into its heap and acknowledges.
-    for (uint64_t off = 0; off < c.len || off == 0; off += p.chunk) {
+    for (uint64_t off = 0; off < c.len; off += p.chunk) {
       const uint64_t len = c.len - off < p.chunk ? c.len - off : p.chunk;
       if (c.local == GIO_PROXY_LOCAL_INLINE) {
         memcpy(payload, &c.value, 8);
@@ -179,7 +179,6 @@ struct executor {
       m.roff = c.roff + off;
       m.len = len;
       request(c.pe, m, len);
-      if (c.len <= off + len) break;
     }
   }
 
@@ -273,7 +272,6 @@ void proxy_run(runtime& r, proxy_state& p) {
         sched_yield();
     }
   } catch (const proxy::fabric_error& e) {
-    p.failed = 1;
     fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s", e.what());
   }
 }

@@ -39,7 +39,6 @@ struct proxy_state {
   std::vector<uint8_t> reply_buf;        // its replies to peers' requests
   std::mutex host_lock;                  // one host thread posts on the host ring at a time
   std::atomic<bool> stop{false};
-  std::atomic<int> failed{0};            // set by the proxy thread before it ends the job
   std::thread thread;
 };
 

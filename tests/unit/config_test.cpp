@@ -83,6 +83,34 @@ TEST(ConfigDeathTest, BadValueNamesTheKey) {
       ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_GDA_NIC=\"fpga\" is not one of auto, softnic");
 }
 
+// The proxy transport's settings (issue 14): each bad value stops init naming the key and value.
+TEST(ConfigDeathTest, ProxyKeysAreChecked) {
+  EXPECT_EXIT(
+      {
+        setenv("GIO_PROXY_SLOTS", "100", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_PROXY_SLOTS=100 is not a power of two in \\[16, 32768\\]");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_PROXY_BOUNCE_BYTES", "48", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_PROXY_BOUNCE_BYTES=48 is neither 0 nor a power of two");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_PROXY_STAGING", "sometimes", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_PROXY_STAGING=\"sometimes\" is not one of auto, always");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_PROXY_CHUNK", "1K", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_PROXY_CHUNK=1024 is outside \\[4K, 64M\\]");
+}
+
 // GIO_QUEUE_MEM was removed (device-memory queues could be served by neither the softnic nor the
 // untested ConnectX path): it is no longer printed by gio-info, and setting it warns instead of
 // passing unnoticed.

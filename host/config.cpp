@@ -90,6 +90,8 @@ config config_load() {
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_STAGING=\"%s\" is not one of auto, always", c.GIO_PROXY_STAGING.c_str());
   if (c.GIO_PROXY_CHUNK < 4096 || c.GIO_PROXY_CHUNK > (64ull << 20))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_CHUNK=%llu is outside [4K, 64M]", (unsigned long long)c.GIO_PROXY_CHUNK);
+  if (c.GIO_PROXY_DEPTH < 1 || c.GIO_PROXY_DEPTH > 16)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_DEPTH=%llu is outside [1, 16]", (unsigned long long)c.GIO_PROXY_DEPTH);
   const uint64_t pb = c.GIO_PROXY_BOUNCE_BYTES;
   if (pb && (pb < 64 || pb > (1ull << 30) || (pb & (pb - 1))))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_BOUNCE_BYTES=%llu is neither 0 nor a power of two in [64, 1G]",

@@ -3,10 +3,10 @@
 # put latency over p2p, gda (softnic) and proxy in the same run. Run from the repo root with the
 # libfabric headers carried (.carry/fabric/include: Debian's libfabric-dev 1.17; the image has
 # the runtime library only).
-#   results/run-gpu-proxy.sh OUTDIR [parts...]   parts: build suite lat
+#   results/run-gpu-proxy.sh OUTDIR [parts...]   parts: build suite lat probe bw
 set -uo pipefail
 out=${1:?usage: run-gpu-proxy.sh OUTDIR [parts...]}; shift
-parts=${*:-build suite lat}
+parts=${*:-build suite lat probe bw}
 mkdir -p "$out"
 export PATH=$PATH:/usr/local/cuda/bin NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 B=${GIO_BUILD:-/tmp/gio-cuda}
@@ -31,5 +31,27 @@ if has lat; then  # put latency, 8 B to 4 MiB, thread scope, 2 PEs on one GPU, e
     GIO_TRANSPORT=$tr T=150 run $B/bin/giorun -n 2 $B/bin/gio-bench put_latency --scope thread --min-size 8 --max-size 4M \
       --step 8 --iters ${LI:-200} --warmup 20 --reps 3 --json "$out/lat-$tr.jsonl" > "$out/lat-$tr.txt" 2>&1
     echo "$tr rc=$?"; tail -10 "$out/lat-$tr.txt"
+  done
+fi
+if has probe; then  # the limits: libfabric host to host with the staged protocol, and the copy engines
+  for prov in shm "tcp;ofi_rxm"; do
+    T=200 run $B/bin/giorun -n 2 $B/bin/gio-fabric-probe --provider "$prov" --depth 1,4,16 --min-size 64K --max-size 4M \
+      --bytes 512M --json "$out/probe-${prov%%;*}.jsonl" > "$out/probe-${prov%%;*}.txt" 2>&1
+    echo "probe $prov rc=$?"; cat "$out/probe-${prov%%;*}.txt"
+  done
+  nvcc -O2 -std=c++17 results/probes/pinned_copy_bw.cu -o /tmp/pinned_copy_bw && T=60 run /tmp/pinned_copy_bw 1024 \
+    > "$out/probe-copy.txt" 2>&1; cat "$out/probe-copy.txt"
+fi
+if has bw; then  # one staged put of each size (one thread, GPU heap to GPU heap), chunk x depth grid
+  for cfg in ${BW_CFG:-64K:1 256K:1 256K:4 1M:1 1M:4 1M:8 4M:2 4M:4}; do
+    c=${cfg%%:*}; d=${cfg##*:}
+    for prov in ${BW_PROV:-shm}; do
+      tag=$prov-$c-$d
+      GIO_TRANSPORT=proxy GIO_PROXY_PROVIDER=$([ $prov = tcp ] && echo "tcp;ofi_rxm" || echo $prov) GIO_PROXY_CHUNK=$c \
+        GIO_PROXY_DEPTH=$d GIO_SYMMETRIC_SIZE=1G T=120 run $B/bin/giorun -n 2 $B/bin/gio-bench bw --scope thread --wgs 1 \
+        --threads 1 --min-size 64K --max-size 256M --step 4 --iters ${BI:-4} --warmup 1 --reps 3 \
+        --json "$out/bw-$tag.jsonl" > "$out/bw-$tag.txt" 2>&1
+      echo "bw $tag rc=$?"; grep -vE "^#" "$out/bw-$tag.txt" | tail -6
+    done
   done
 fi

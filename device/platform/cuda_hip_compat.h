@@ -68,6 +68,9 @@ typedef cudaPointerAttributes hipPointerAttribute_t;
 #define hipPointerGetAttributes cudaPointerGetAttributes
 #define hipStreamWaitEvent cudaStreamWaitEvent
 #define hipEventCreate cudaEventCreate
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDisableTiming cudaEventDisableTiming
+#define hipEventQuery cudaEventQuery
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime

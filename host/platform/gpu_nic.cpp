@@ -18,6 +18,13 @@ unsigned long long* g_nic_result = nullptr;
 // Same-device copies go through this pinned buffer (see nic_copy).
 constexpr size_t kNicStage = 1u << 20;
 uint8_t* g_nic_stage = nullptr;
+// The proxy's asynchronous copies: a stream of their own (the softnic's waits for its whole stream)
+// and an event after each copy, reused round robin; tickets complete in order, so `g_copy_done`
+// counts the completed ones.
+constexpr unsigned kCopyEvents = 64;
+hipStream_t g_copy_stream = nullptr;
+hipEvent_t g_copy_events[kCopyEvents];
+uint64_t g_copy_issued = 0, g_copy_done = 0;
 
 // The device holding p, or -1 for host memory.
 int device_of(const void* p) {
@@ -79,6 +86,11 @@ void nic_prepare() {
   if (!g_nic_result)
     check(hipHostMalloc((void**)&g_nic_result, sizeof(unsigned long long), hipHostMallocDefault), "shmem_init", "hipHostMalloc");
   if (!g_nic_stage) check(hipHostMalloc((void**)&g_nic_stage, kNicStage, hipHostMallocDefault), "shmem_init", "hipHostMalloc");
+  if (!g_copy_stream) {
+    check(hipStreamCreateWithFlags(&g_copy_stream, hipStreamNonBlocking), "shmem_init", "hipStreamCreateWithFlags");
+    for (hipEvent_t& e : g_copy_events)
+      check(hipEventCreateWithFlags(&e, hipEventDisableTiming), "shmem_init", "hipEventCreateWithFlags");
+  }
 }
 
 void nic_copy(void* dst, const void* src, size_t n) {
@@ -103,6 +115,35 @@ void nic_copy(void* dst, const void* src, size_t n) {
              (uint8_t*)dst + off);
     nic_wait(what);
   }
+}
+
+bool nic_copy_done(uint64_t ticket) {
+  while (g_copy_done < ticket) {
+    const hipError_t e = hipEventQuery(g_copy_events[(g_copy_done + 1) % kCopyEvents]);
+    if (e == hipErrorNotReady) return false;
+    check(e, "proxy", "hipEventQuery (a staging copy)");
+    ++g_copy_done;
+  }
+  return true;
+}
+
+uint64_t nic_copy_start(void* dst, const void* src, size_t n) {
+  // Every event in use: the oldest copy frees one. Copy engines finish without any SM, so this
+  // wait ends; it is bounded like every wait all the same.
+  if (g_copy_issued - g_copy_done == kCopyEvents) {
+    uint64_t waited = 0;
+    if (!nic_wait_bounded([] { return nic_copy_done(g_copy_done + 1); }, [] {}, rt().cfg.GIO_TIMEOUT_MS, &waited))
+      fatal(GIO_ERR_TIMEOUT, "proxy", "a staging copy did not finish in %llu ms (GIO_TIMEOUT_MS)",
+            (unsigned long long)waited);
+  }
+  const int dd = device_of(dst);
+  if (dd >= 0 && dd == device_of(src))
+    nic_copy(dst, src, n);  // within one device: nic_copy's way, done on return
+  else
+    check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, g_copy_stream), "proxy", "hipMemcpyAsync (a staging copy)");
+  const uint64_t t = ++g_copy_issued;
+  check(hipEventRecord(g_copy_events[t % kCopyEvents], g_copy_stream), "proxy", "hipEventRecord");
+  return t;
 }
 
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {

@@ -8,6 +8,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
+#include <sched.h>
 
 #include <chrono>
 #include <cstring>
@@ -62,7 +63,8 @@ struct fabric::impl {
   // Messages: posted receive buffers and the ones that arrived, oldest first.
   struct recv_slot {
     fi_context2 ctx;  // first: a completion's op_context is the slot
-    std::vector<uint8_t> buf;
+    uint8_t* buf = nullptr;  // the caller's memory (enable_messages): pinned, so copies from it run async
+    size_t size = 0;
     fid_mr* mr = nullptr;
   };
   std::vector<std::unique_ptr<recv_slot>> recvs;
@@ -70,7 +72,7 @@ struct fabric::impl {
   void post_recv(recv_slot* r) {
     const auto t0 = std::chrono::steady_clock::now();
     for (;;) {
-      const ssize_t rc = fi_recv(ep, r->buf.data(), r->buf.size(), r->mr ? fi_mr_desc(r->mr) : nullptr,
+      const ssize_t rc = fi_recv(ep, r->buf, r->size, r->mr ? fi_mr_desc(r->mr) : nullptr,
                                  FI_ADDR_UNSPEC, &r->ctx);
       if (rc == 0) return;
       if (rc != -FI_EAGAIN) fail_op("fi_recv", -1, fi_text("fi_recv", (int)rc));
@@ -108,9 +110,14 @@ struct fabric::impl {
     return false;
   }
   // Waits for the one outstanding operation's completion, bounded by timeout_ms.
+  // The target's proxy must run for our operation to complete (providers here progress manually):
+  // after a short spin, give up the core, which PEs sharing a few cores need.
   void wait(const char* op, int pe) {
     const auto t0 = std::chrono::steady_clock::now();
-    while (!poll_one(op, pe)) expired(op, pe, t0);
+    for (unsigned spins = 0; !poll_one(op, pe); ++spins) {
+      if (spins > 64) sched_yield();
+      expired(op, pe, t0);
+    }
   }
   void expired(const char* op, int pe, std::chrono::steady_clock::time_point t0) {
     if (!timeout_ms) return;
@@ -129,6 +136,7 @@ struct fabric::impl {
       if (rc == 0) break;
       if (rc != -FI_EAGAIN) fail_op(op, pe, fi_text(op, (int)rc));
       (void)poll_one(op, pe);  // progress (nothing of ours is outstanding; arrivals are queued)
+      sched_yield();
       expired(op, pe, t0);
     }
     wait(op, pe);
@@ -367,13 +375,14 @@ void fabric::progress() {
   (void)d_->poll_one("progress", -1);
 }
 
-void fabric::enable_messages(size_t max_bytes, unsigned depth) {
+void fabric::enable_messages(uint8_t* mem, size_t max_bytes, unsigned depth) {
   std::lock_guard<std::mutex> g(d_->lock);
   for (unsigned i = 0; i < depth; ++i) {
     d_->recvs.emplace_back(new impl::recv_slot);
     impl::recv_slot* r = d_->recvs.back().get();
-    r->buf.assign(max_bytes, 0);
-    if (d_->modes & FI_MR_LOCAL) r->mr = d_->reg(r->buf.data(), max_bytes, kRequestedKey + 1000 + i, "fi_mr_reg (a receive buffer)");
+    r->buf = mem + (size_t)i * max_bytes;
+    r->size = max_bytes;
+    if (d_->modes & FI_MR_LOCAL) r->mr = d_->reg(r->buf, max_bytes, kRequestedKey + 1000 + i, "fi_mr_reg (a receive buffer)");
     d_->post_recv(r);
   }
 }
@@ -394,7 +403,7 @@ bool fabric::take_message(const std::function<void(const uint8_t*, size_t)>& fn)
     m = d_->arrived.front();
     d_->arrived.pop_front();
   }
-  fn(m.first->buf.data(), m.second);  // unlocked: a handler sends its reply
+  fn(m.first->buf, m.second);  // unlocked: a handler sends its reply
   std::lock_guard<std::mutex> g(d_->lock);
   d_->post_recv(m.first);
   return true;

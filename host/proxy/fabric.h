@@ -67,7 +67,7 @@ class fabric {
   // Messages (the proxy's requests and replies to peers' proxies): `depth` receive buffers of
   // max_bytes each stay posted. send returns once the buffer may be reused; take_message drives
   // progress, hands the oldest message that arrived to fn, then reposts its buffer (false: none).
-  void enable_messages(size_t max_bytes, unsigned depth);
+  void enable_messages(uint8_t* mem, size_t max_bytes, unsigned depth);  // mem: depth * max_bytes, the caller's
   void send(int pe, const void* buf, size_t n);
   bool take_message(const std::function<void(const uint8_t*, size_t)>& fn);
 

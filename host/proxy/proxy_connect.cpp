@@ -112,14 +112,20 @@ void layout_rings(runtime& r, proxy_state& p) {
   }
   gpu::copy(p.rings, p.host_desc.data(), (size_t)p.sets * sizeof(gio_proxy_ring_v1), "shmem_init");
   // Staging, results and bounce buffers are local buffers of libfabric operations.
-  p.send_buf.assign(sizeof(proxy_msg) + p.chunk, 0);
-  p.reply_buf.assign(sizeof(proxy_msg) + p.chunk, 0);
+  //
+  // Receives: each peer's proxy has at most `depth` requests to this PE outstanding and this PE's
+  // proxy `depth` replies coming (proxy_run.cpp), so (n_pes + 1) * depth posted receives never
+  // run out. They must not: a send that finds no receive posted may wait for one (shm), while the
+  // target's proxy waits in a send of its own, to us. Where that would pin more than 64 MiB the
+  // depth is lowered (to 1 at worst: n_pes + 1 receives, the unpipelined protocol).
+  p.msg_bytes = sizeof(proxy_msg) + p.chunk;
+  while (p.depth > 1 && (size_t)(r.n_pes + 1) * p.depth * p.msg_bytes > (64u << 20)) --p.depth;
+  const unsigned recvs = (unsigned)(r.n_pes + 1) * p.depth;
+  p.bufs_bytes = (size_t)(p.depth + 1 + recvs) * p.msg_bytes;
+  p.bufs = (uint8_t*)gpu::queue_alloc(p.bufs_bytes, true);
   p.fab->register_local(p.mem, p.mem_bytes);
-  p.fab->register_local(p.send_buf.data(), p.send_buf.size());
-  p.fab->register_local(p.reply_buf.data(), p.reply_buf.size());
-  // Each peer's proxy has at most one request to this PE outstanding, and this PE's proxy one
-  // reply coming: n_pes + 1 buffers never run out (providers also queue unexpected messages).
-  p.fab->enable_messages(sizeof(proxy_msg) + p.chunk, (unsigned)std::min(r.n_pes + 2, 66));
+  p.fab->register_local(p.bufs, (size_t)(p.depth + 1) * p.msg_bytes);
+  p.fab->enable_messages(p.stage(p.depth + 1), p.msg_bytes, recvs);
 }
 }  // namespace
 
@@ -141,6 +147,7 @@ void proxy_connect(runtime& r) {
     // Debian's libfabric has no FI_HMEM, and tcp has none anywhere: GPU heaps are staged.
     p->heap_direct = std::string(gpu::platform_name()) == "host" && r.cfg.GIO_PROXY_STAGING != "always";
     p->chunk = (size_t)r.cfg.GIO_PROXY_CHUNK;
+    p->depth = (unsigned)r.cfg.GIO_PROXY_DEPTH;
     exchange(r, *p);
     layout_rings(r, *p);
   } catch (const proxy::fabric_error& e) {
@@ -167,6 +174,7 @@ void proxy_disconnect(runtime& r) {
   r.proxy->stop = true;
   if (r.proxy->thread.joinable()) r.proxy->thread.join();
   r.proxy->fab.reset();
+  gpu::queue_free(r.proxy->bufs, true);
   gpu::queue_free(r.proxy->mem, true);
   gpu::queue_free(r.proxy->dev, false);
   r.proxy.reset();

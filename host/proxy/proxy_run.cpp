@@ -6,6 +6,7 @@
 // shmem_fence's guarantee and put-with-signal's.
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -37,10 +38,12 @@ const char* op_name(uint8_t op) {
 struct executor {
   runtime& r;
   proxy_state& p;
-  uint64_t token = 0;          // the outstanding request's (0: none)
-  proxy_msg reply{};           // its reply, once it came
-  bool replied = false;
-  uint8_t* get_dst = nullptr;  // where a GET_REP's payload goes
+  // The command in progress: its requests share one token, and its replies are counted.
+  uint64_t token = 0, last_token = 0;
+  uint64_t replies = 0;
+  proxy_msg reply{};           // the last reply (an atomic's old value)
+  uint8_t* get_dst = nullptr;  // a staged get: where the GET_REPs' payloads go, by heap offset
+  uint64_t get_roff = 0, get_len = 0;
 
   [[noreturn]] void bad(const gio_proxy_ring_v1& q, uint64_t idx, const gio_proxy_cmd_v1& c, const char* what) {
     fatal(GIO_ERR_TRANSPORT, "proxy thread", "command %llu of ring %u (%s to PE %d, heap offset %llu, %llu bytes): %s",
@@ -63,28 +66,41 @@ struct executor {
   }
 
   // ---- the target side: a peer's request, executed on this PE's heap ----------------------------
+  void take_reply(const proxy_msg& m, const uint8_t* payload) {
+    if (m.token != token)
+      fatal(GIO_ERR_TRANSPORT, "proxy thread", "a reply from PE %d names request %llu; request %llu is outstanding",
+            m.src, (unsigned long long)m.token, (unsigned long long)token);
+    if (m.kind == PROXY_MSG_GET_REP) {
+      if (m.roff < get_roff || m.len > get_len || m.roff - get_roff > get_len - m.len)
+        fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d replied with %llu bytes for heap offset %llu, outside the get "
+              "of %llu bytes at %llu", m.src, (unsigned long long)m.len, (unsigned long long)m.roff,
+              (unsigned long long)get_len, (unsigned long long)get_roff);
+      gpu::nic_copy(get_dst + (m.roff - get_roff), payload, m.len);
+    }
+    reply = m;
+    ++replies;
+  }
+
   void serve(const uint8_t* buf, size_t n) {
     proxy_msg m;
     if (n < sizeof m) fatal(GIO_ERR_TRANSPORT, "proxy thread", "a %zu-byte message is shorter than its header", n);
     memcpy(&m, buf, sizeof m);
-    if (m.kind == PROXY_MSG_AMO_REP || m.kind == PROXY_MSG_PUT_ACK || m.kind == PROXY_MSG_GET_REP) {
-      if (m.token != token || replied)
-        fatal(GIO_ERR_TRANSPORT, "proxy thread", "a reply from PE %d names request %llu; request %llu is outstanding",
-              m.src, (unsigned long long)m.token, (unsigned long long)token);
-      if (m.kind == PROXY_MSG_GET_REP) gpu::nic_copy(get_dst, buf + sizeof m, m.len);
-      reply = m;
-      replied = true;
-      return;
-    }
+    if (m.kind == PROXY_MSG_GET_REP && n < sizeof m + m.len)
+      fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d's reply of %zu bytes is shorter than its %llu-byte payload",
+            m.src, n, (unsigned long long)m.len);
+    if (m.kind == PROXY_MSG_AMO_REP || m.kind == PROXY_MSG_PUT_ACK || m.kind == PROXY_MSG_GET_REP)
+      return take_reply(m, buf + sizeof m);
     const uint64_t len = m.kind == PROXY_MSG_AMO_REQ ? m.bytes : m.len;
     if (m.roff > r.heap_size || len > r.heap_size - m.roff || len > p.chunk ||
         (m.kind == PROXY_MSG_PUT_REQ && n < sizeof m + len))
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d asked for %llu bytes at heap offset %llu (message kind %u, %zu "
             "bytes): outside this PE's heap of %llu bytes", m.src, (unsigned long long)len, (unsigned long long)m.roff,
             m.kind, n, (unsigned long long)r.heap_size);
+    uint8_t* out = p.reply();
     proxy_msg rep{};
     rep.src = r.my_pe;
     rep.token = m.token;
+    rep.roff = m.roff;
     size_t payload = 0;
     switch (m.kind) {
       case PROXY_MSG_AMO_REQ:
@@ -98,14 +114,14 @@ struct executor {
       case PROXY_MSG_GET_REQ:
         rep.kind = PROXY_MSG_GET_REP;
         rep.len = m.len;
-        gpu::nic_copy(p.reply_buf.data() + sizeof rep, r.heap + m.roff, m.len);
+        gpu::nic_copy(out + sizeof rep, r.heap + m.roff, m.len);
         payload = m.len;
         break;
       default:
         fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d sent a message of unknown kind %u", m.src, m.kind);
     }
-    memcpy(p.reply_buf.data(), &rep, sizeof rep);
-    p.fab->send(m.src, p.reply_buf.data(), sizeof rep + payload);
+    memcpy(out, &rep, sizeof rep);
+    p.fab->send(m.src, out, sizeof rep + payload);
   }
 
   // Serves whatever arrived; true if anything did.
@@ -115,30 +131,43 @@ struct executor {
     return any;
   }
 
-  // ---- the source side: one request (header and payload already in send_buf) and its reply -----
-  proxy_msg request(int pe, proxy_msg m, size_t payload, uint8_t* dst = nullptr) {
-    m.src = r.my_pe;
-    m.token = ++token;
-    memcpy(p.send_buf.data(), &m, sizeof m);
-    replied = false;
-    get_dst = dst;
-    p.fab->send(pe, p.send_buf.data(), sizeof m + payload);
+  // ---- the source side: a command's requests and their replies ----------------------------------
+  // Peers' requests are served while this proxy waits (two proxies may be waiting on each other),
+  // and the core is given up after a short spin (the peer's proxy may need it to answer).
+  template <typename Done>
+  void wait_for(Done done, int pe, const char* what) {
     const auto t0 = std::chrono::steady_clock::now();
-    // Peers' requests are served while waiting: two proxies may be waiting on each other.
-    for (unsigned spins = 0; !replied; ++spins) {
-      if (serve_all() || replied) continue;
-      if (spins > 64) sched_yield();  // the peer's proxy may need this core to answer
+    for (unsigned spins = 0; !done(); ++spins) {
+      if (serve_all()) continue;
+      if (spins > 64) sched_yield();
       if ((spins & 255) == 0 && r.cfg.GIO_TIMEOUT_MS) {
         const auto ms =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
         if ((uint64_t)ms > r.cfg.GIO_TIMEOUT_MS)
-          fatal(GIO_ERR_TIMEOUT, "proxy thread", "PE %d's proxy did not answer request %llu (message kind %u, heap "
-                "offset %llu) in %lld ms (GIO_TIMEOUT_MS=%llu): did it exit?", pe, (unsigned long long)m.token, m.kind,
-                (unsigned long long)m.roff, (long long)ms, (unsigned long long)r.cfg.GIO_TIMEOUT_MS);
+          fatal(GIO_ERR_TIMEOUT, "proxy thread", "waited %lld ms (GIO_TIMEOUT_MS=%llu) for %s (PE %d, request %llu, "
+                "%llu of its replies came): did PE %d exit?", (long long)ms, (unsigned long long)r.cfg.GIO_TIMEOUT_MS,
+                what, pe, (unsigned long long)token, (unsigned long long)replies, pe);
       }
     }
+  }
+
+  void begin(uint8_t* dst = nullptr, uint64_t roff = 0, uint64_t len = 0) {
+    token = ++last_token;
+    replies = 0;
+    get_dst = dst;
+    get_roff = roff;
+    get_len = len;
+  }
+  // Sends the request in staging slot `slot` (header `m`, then `payload` bytes already there).
+  void send(int pe, unsigned slot, proxy_msg m, size_t payload) {
+    m.src = r.my_pe;
+    m.token = token;
+    memcpy(p.stage(slot), &m, sizeof m);
+    p.fab->send(pe, p.stage(slot), sizeof m + payload);
+  }
+  void wait_replies(int pe, uint64_t want, const char* what) {
+    wait_for([&] { return replies >= want; }, pe, what);
     token = 0;
-    return reply;
   }
 
   // The local buffer of a put or get.
@@ -151,35 +180,52 @@ struct executor {
   }
 
   void put(gio_proxy_ring_v1& q, uint32_t slot, const gio_proxy_cmd_v1& c) {
-    uint8_t* payload = p.send_buf.data() + sizeof(proxy_msg);
+    uint8_t inline_data[16];
+    const uint8_t* src = inline_data;
+    if (c.local == GIO_PROXY_LOCAL_INLINE) {
+      memcpy(inline_data, &c.value, 8);
+      memcpy(inline_data + 8, &c.compare, 8);
+    } else {
+      src = local(q, slot, c);
+    }
     if (p.heap_direct) {  // the target heap is host memory: one delivery-complete write per chunk
-      const uint8_t* src = payload;
-      if (c.local == GIO_PROXY_LOCAL_INLINE) {
-        memcpy(payload, &c.value, 8);
-        memcpy(payload + 8, &c.compare, 8);
-      } else {
-        src = local(q, slot, c);
+      if (c.local == GIO_PROXY_LOCAL_INLINE) {  // from a registered buffer (FI_MR_LOCAL providers)
+        memcpy(p.stage(0), inline_data, sizeof inline_data);
+        src = p.stage(0);
       }
       for (uint64_t off = 0; off < c.len; off += kChunk)
         p.fab->write(c.pe, c.roff + off, src + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;
     }
-    // Staged: each chunk is copied into the send buffer (from GPU memory, a device-to-host copy)
-    // and sent; the target's proxy copies it into its heap and acknowledges.
-    for (uint64_t off = 0; off < c.len; off += p.chunk) {
-      const uint64_t len = c.len - off < p.chunk ? c.len - off : p.chunk;
-      if (c.local == GIO_PROXY_LOCAL_INLINE) {
-        memcpy(payload, &c.value, 8);
-        memcpy(payload + 8, &c.compare, 8);
-      } else {
-        gpu::nic_copy(payload, local(q, slot, c) + off, len);
-      }
+    // Staged, pipelined: up to `depth` chunks are being copied device-to-host into the staging
+    // slots, or are on their way, while the oldest is sent; the target's proxy copies each into its heap and acknowledges
+    // it, and the command completes (so quiet returns) only once every chunk is acknowledged.
+    const uint64_t chunks = (c.len + p.chunk - 1) / p.chunk;
+    auto bytes = [&](uint64_t k) { return std::min<uint64_t>(p.chunk, c.len - k * p.chunk); };
+    uint64_t ticket[16] = {};
+    auto copy_in = [&](uint64_t k) {
+      uint8_t* to = p.stage(k % p.depth) + sizeof(proxy_msg);
+      if (c.local == GIO_PROXY_LOCAL_INLINE)
+        memcpy(to, src, c.len);  // ticket 0: done
+      else
+        ticket[k % p.depth] = gpu::nic_copy_start(to, src + k * p.chunk, bytes(k));
+    };
+    begin();
+    for (uint64_t k = 0; k < chunks && k < p.depth; ++k) copy_in(k);
+    for (uint64_t k = 0; k < chunks; ++k) {
+      // At most `depth` chunks unacknowledged: the target's receives are counted for that many from
+      // each peer (proxy_connect.cpp), and a send to a target without a free receive waits for it.
+      if (k >= p.depth) wait_for([&] { return replies > k - p.depth; }, c.pe, "the acknowledgements of a staged put");
+      const uint64_t t = ticket[k % p.depth];
+      wait_for([&] { return gpu::nic_copy_done(t); }, c.pe, "a staging copy (device to host)");
       proxy_msg m{};
       m.kind = PROXY_MSG_PUT_REQ;
-      m.roff = c.roff + off;
-      m.len = len;
-      request(c.pe, m, len);
+      m.roff = c.roff + k * p.chunk;
+      m.len = bytes(k);
+      send(c.pe, (unsigned)(k % p.depth), m, m.len);  // returns once the slot may be reused
+      if (k + p.depth < chunks) copy_in(k + p.depth);
     }
+    wait_replies(c.pe, chunks, "the acknowledgements of a staged put");
   }
 
   void get(gio_proxy_ring_v1& q, uint32_t slot, const gio_proxy_cmd_v1& c) {
@@ -190,13 +236,18 @@ struct executor {
         p.fab->read(c.pe, c.roff + off, dst + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;
     }
-    for (uint64_t off = 0; off < c.len; off += p.chunk) {
+    // Staged: `depth` requests outstanding; each reply's payload is copied to where its offset says.
+    const uint64_t chunks = (c.len + p.chunk - 1) / p.chunk;
+    begin(dst, c.roff, c.len);
+    for (uint64_t k = 0; k < chunks; ++k) {
+      if (k >= p.depth) wait_for([&] { return replies > k - p.depth; }, c.pe, "the replies of a staged get");
       proxy_msg m{};
       m.kind = PROXY_MSG_GET_REQ;
-      m.roff = c.roff + off;
-      m.len = c.len - off < p.chunk ? c.len - off : p.chunk;
-      request(c.pe, m, 0, dst + off);
+      m.roff = c.roff + k * p.chunk;
+      m.len = std::min<uint64_t>(p.chunk, c.len - k * p.chunk);
+      send(c.pe, (unsigned)(k % p.depth), m, 0);
     }
+    wait_replies(c.pe, chunks, "the replies of a staged get");
   }
 
   // Atomics (and signals) always run at the target, by its proxy (proxy_msg.h says why).
@@ -208,7 +259,10 @@ struct executor {
     m.bytes = bytes;
     m.value = value;
     m.compare = compare;
-    return request(pe, m, 0).value;
+    begin();
+    send(pe, 0, m, 0);
+    wait_replies(pe, 1, "an atomic's reply");
+    return reply.value;
   }
 
   void execute(gio_proxy_ring_v1& q, uint64_t idx, const gio_proxy_cmd_v1& c) {

@@ -35,8 +35,15 @@ struct proxy_state {
   size_t dev_bytes = 0;
   bool heap_direct = false;              // puts and gets reach heaps in place (fi_write/fi_read: host memory)
   size_t chunk = 0;                      // staged transfers: payload bytes per message
-  std::vector<uint8_t> send_buf;         // the proxy thread's requests: a header, then inline or staged data
-  std::vector<uint8_t> reply_buf;        // its replies to peers' requests
+  unsigned depth = 0;                    // staged transfers: messages of one command in flight
+  size_t msg_bytes = 0;                  // a message's header and at most `chunk` payload bytes
+  // Message buffers, pinned host memory (copies to and from GPU memory run on copy engines while
+  // the proxy goes on): `depth` staging slots for this proxy's requests (a header, then inline or
+  // staged data), one for its replies to peers, then the posted receives.
+  uint8_t* bufs = nullptr;
+  size_t bufs_bytes = 0;
+  uint8_t* stage(unsigned i) const { return bufs + (size_t)i * msg_bytes; }
+  uint8_t* reply() const { return stage(depth); }
   std::mutex host_lock;                  // one host thread posts on the host ring at a time
   std::atomic<bool> stop{false};
   std::thread thread;

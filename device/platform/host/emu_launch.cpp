@@ -7,6 +7,9 @@
 // no page faults.
 #include "device/platform/host/emu_internal.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -95,7 +98,15 @@ void spread(const std::shared_ptr<job>& j) {
   }
 }
 
+// Worker threads run at a lower priority than the process's other threads. A GPU's threads never
+// take the CPU from the host threads that serve them (the proxy, the softnic); emulated ones do,
+// and at 4 PEs of 64 work-groups on 2 cores the proxies, which every waiting work-group depends
+// on, got so little of it that a command took seconds. Raising one's own nice value needs no
+// privilege; failing to is harmless.
+constexpr int kWorkerNice = 10;
+
 void worker::loop() {
+  (void)setpriority(PRIO_PROCESS, (id_t)gettid(), kWorkerNice);
   for (;;) {
     std::shared_ptr<job> j;
     {

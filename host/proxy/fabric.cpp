@@ -394,7 +394,7 @@ void fabric::send(int pe, const void* buf, size_t n) {
   d_->run("fi_send", pe, [&] { return fi_send(d_->ep, buf, n, desc, d_->peers[pe], d_.get()); });
 }
 
-bool fabric::take_message(const std::function<void(const uint8_t*, size_t)>& fn) {
+bool fabric::take_message(const std::function<bool(const uint8_t*, size_t)>& fn) {
   std::pair<impl::recv_slot*, size_t> m;
   {
     std::lock_guard<std::mutex> g(d_->lock);
@@ -403,10 +403,17 @@ bool fabric::take_message(const std::function<void(const uint8_t*, size_t)>& fn)
     m = d_->arrived.front();
     d_->arrived.pop_front();
   }
-  fn(m.first->buf, m.second);  // unlocked: a handler sends its reply
+  if (!fn(m.first->buf, m.second)) return true;  // unlocked: a handler sends its reply
   std::lock_guard<std::mutex> g(d_->lock);
   d_->post_recv(m.first);
   return true;
+}
+
+void fabric::repost(const uint8_t* buf) {
+  std::lock_guard<std::mutex> g(d_->lock);
+  for (auto& r : d_->recvs)
+    if (r->buf == buf) return d_->post_recv(r.get());
+  d_->fail_op("fi_recv", -1, "repost of a buffer that is not a receive buffer");
 }
 
 }  // namespace proxy

@@ -66,10 +66,13 @@ class fabric {
 
   // Messages (the proxy's requests and replies to peers' proxies): `depth` receive buffers of
   // max_bytes each stay posted. send returns once the buffer may be reused; take_message drives
-  // progress, hands the oldest message that arrived to fn, then reposts its buffer (false: none).
+  // progress and hands the oldest message that arrived to fn (false: none came), then reposts its
+  // buffer, unless fn returns false: it keeps the buffer (an asynchronous copy out of it is under
+  // way) and hands it back with repost once done.
   void enable_messages(uint8_t* mem, size_t max_bytes, unsigned depth);  // mem: depth * max_bytes, the caller's
   void send(int pe, const void* buf, size_t n);
-  bool take_message(const std::function<void(const uint8_t*, size_t)>& fn);
+  bool take_message(const std::function<bool(const uint8_t*, size_t)>& fn);
+  void repost(const uint8_t* buf);
 
   // Drives progress for providers that need the target to poll (manual progress): a proxy
   // thread calls it while idle.

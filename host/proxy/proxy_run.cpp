@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstring>
 #include <thread>
 
@@ -81,22 +82,50 @@ struct executor {
     ++replies;
   }
 
-  void serve(const uint8_t* buf, size_t n) {
+  // Staged chunks being copied into this PE's heap: each is acknowledged, and its receive buffer
+  // reposted, once its copy is done (in order: tickets complete in issue order).
+  struct landing {
+    uint64_t ticket;
+    const uint8_t* buf;
+    int to;  // the source PE
+    proxy_msg ack;
+  };
+  std::deque<landing> landings;
+
+  void send_reply(int pe, const proxy_msg& rep, size_t payload) {
+    memcpy(p.reply(), &rep, sizeof rep);
+    p.fab->send(pe, p.reply(), sizeof rep + payload);
+  }
+  bool land() {
+    bool any = false;
+    while (!landings.empty() && gpu::nic_copy_done(landings.front().ticket)) {
+      const landing l = landings.front();
+      landings.pop_front();
+      send_reply(l.to, l.ack, 0);
+      p.fab->repost(l.buf);
+      any = true;
+    }
+    return any;
+  }
+
+  // Returns false when it keeps `buf` (a staged chunk still being copied into the heap).
+  bool serve(const uint8_t* buf, size_t n) {
     proxy_msg m;
     if (n < sizeof m) fatal(GIO_ERR_TRANSPORT, "proxy thread", "a %zu-byte message is shorter than its header", n);
     memcpy(&m, buf, sizeof m);
     if (m.kind == PROXY_MSG_GET_REP && n < sizeof m + m.len)
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d's reply of %zu bytes is shorter than its %llu-byte payload",
             m.src, n, (unsigned long long)m.len);
-    if (m.kind == PROXY_MSG_AMO_REP || m.kind == PROXY_MSG_PUT_ACK || m.kind == PROXY_MSG_GET_REP)
-      return take_reply(m, buf + sizeof m);
+    if (m.kind == PROXY_MSG_AMO_REP || m.kind == PROXY_MSG_PUT_ACK || m.kind == PROXY_MSG_GET_REP) {
+      take_reply(m, buf + sizeof m);
+      return true;
+    }
     const uint64_t len = m.kind == PROXY_MSG_AMO_REQ ? m.bytes : m.len;
     if (m.roff > r.heap_size || len > r.heap_size - m.roff || len > p.chunk ||
         (m.kind == PROXY_MSG_PUT_REQ && n < sizeof m + len))
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d asked for %llu bytes at heap offset %llu (message kind %u, %zu "
             "bytes): outside this PE's heap of %llu bytes", m.src, (unsigned long long)len, (unsigned long long)m.roff,
             m.kind, n, (unsigned long long)r.heap_size);
-    uint8_t* out = p.reply();
     proxy_msg rep{};
     rep.src = r.my_pe;
     rep.token = m.token;
@@ -109,26 +138,26 @@ struct executor {
         break;
       case PROXY_MSG_PUT_REQ:  // acknowledged once the bytes are in the heap: the source's quiet waits for it
         rep.kind = PROXY_MSG_PUT_ACK;
-        gpu::nic_copy(r.heap + m.roff, buf + sizeof m, m.len);
-        break;
+        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, buf + sizeof m, m.len), buf, m.src, rep});
+        return false;
       case PROXY_MSG_GET_REQ:
         rep.kind = PROXY_MSG_GET_REP;
         rep.len = m.len;
-        gpu::nic_copy(out + sizeof rep, r.heap + m.roff, m.len);
+        gpu::nic_copy(p.reply() + sizeof rep, r.heap + m.roff, m.len);
         payload = m.len;
         break;
       default:
         fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d sent a message of unknown kind %u", m.src, m.kind);
     }
-    memcpy(out, &rep, sizeof rep);
-    p.fab->send(m.src, out, sizeof rep + payload);
+    send_reply(m.src, rep, payload);
+    return true;
   }
 
-  // Serves whatever arrived; true if anything did.
+  // Serves whatever arrived and acknowledges what landed; true if anything happened.
   bool serve_all() {
-    bool any = false;
-    while (p.fab->take_message([&](const uint8_t* b, size_t n) { serve(b, n); })) any = true;
-    return any;
+    bool any = land();
+    while (p.fab->take_message([&](const uint8_t* b, size_t n) { return serve(b, n); })) any = true;
+    return land() || any;
   }
 
   // ---- the source side: a command's requests and their replies ----------------------------------
@@ -197,33 +226,34 @@ struct executor {
         p.fab->write(c.pe, c.roff + off, src + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;
     }
-    // Staged, pipelined: up to `depth` chunks are being copied device-to-host into the staging
-    // slots, or are on their way, while the oldest is sent; the target's proxy copies each into its heap and acknowledges
+    // Staged, pipelined: while `depth` chunks are on their way, the next is copied device-to-host
+    // into a staging slot of its own; the target's proxy copies each into its heap and acknowledges
     // it, and the command completes (so quiet returns) only once every chunk is acknowledged.
     const uint64_t chunks = (c.len + p.chunk - 1) / p.chunk;
+    const unsigned slots = p.stage_slots();
     auto bytes = [&](uint64_t k) { return std::min<uint64_t>(p.chunk, c.len - k * p.chunk); };
-    uint64_t ticket[16] = {};
+    uint64_t ticket[17] = {};
     auto copy_in = [&](uint64_t k) {
-      uint8_t* to = p.stage(k % p.depth) + sizeof(proxy_msg);
+      uint8_t* to = p.stage(k % slots) + sizeof(proxy_msg);
       if (c.local == GIO_PROXY_LOCAL_INLINE)
         memcpy(to, src, c.len);  // ticket 0: done
       else
-        ticket[k % p.depth] = gpu::nic_copy_start(to, src + k * p.chunk, bytes(k));
+        ticket[k % slots] = gpu::nic_copy_start(to, src + k * p.chunk, bytes(k));
     };
     begin();
-    for (uint64_t k = 0; k < chunks && k < p.depth; ++k) copy_in(k);
+    for (uint64_t k = 0; k < chunks && k < slots; ++k) copy_in(k);
     for (uint64_t k = 0; k < chunks; ++k) {
       // At most `depth` chunks unacknowledged: the target's receives are counted for that many from
       // each peer (proxy_connect.cpp), and a send to a target without a free receive waits for it.
       if (k >= p.depth) wait_for([&] { return replies > k - p.depth; }, c.pe, "the acknowledgements of a staged put");
-      const uint64_t t = ticket[k % p.depth];
+      const uint64_t t = ticket[k % slots];
       wait_for([&] { return gpu::nic_copy_done(t); }, c.pe, "a staging copy (device to host)");
       proxy_msg m{};
       m.kind = PROXY_MSG_PUT_REQ;
       m.roff = c.roff + k * p.chunk;
       m.len = bytes(k);
-      send(c.pe, (unsigned)(k % p.depth), m, m.len);  // returns once the slot may be reused
-      if (k + p.depth < chunks) copy_in(k + p.depth);
+      send(c.pe, (unsigned)(k % slots), m, m.len);  // returns once the slot may be reused
+      if (k + slots < chunks) copy_in(k + slots);
     }
     wait_replies(c.pe, chunks, "the acknowledgements of a staged put");
   }

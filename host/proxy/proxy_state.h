@@ -38,12 +38,15 @@ struct proxy_state {
   unsigned depth = 0;                    // staged transfers: messages of one command in flight
   size_t msg_bytes = 0;                  // a message's header and at most `chunk` payload bytes
   // Message buffers, pinned host memory (copies to and from GPU memory run on copy engines while
-  // the proxy goes on): `depth` staging slots for this proxy's requests (a header, then inline or
-  // staged data), one for its replies to peers, then the posted receives.
+  // the proxy goes on): depth + 1 staging slots for this proxy's requests (a header, then inline
+  // or staged data: one chunk is copied in while `depth` are on their way), one for its replies to
+  // peers, then the posted receives.
   uint8_t* bufs = nullptr;
   size_t bufs_bytes = 0;
+  unsigned stage_slots() const { return depth + 1; }
   uint8_t* stage(unsigned i) const { return bufs + (size_t)i * msg_bytes; }
-  uint8_t* reply() const { return stage(depth); }
+  uint8_t* reply() const { return stage(stage_slots()); }
+  uint8_t* receives() const { return stage(stage_slots() + 1); }
   std::mutex host_lock;                  // one host thread posts on the host ring at a time
   std::atomic<bool> stop{false};
   std::thread thread;

@@ -120,15 +120,22 @@ int main(int argc, char** argv) {
         uint64_t acked = 0, got = 0;
         if (me == 0) {
           for (uint64_t k = 0; k < count; ++k) {
-            while (k - acked >= depth) f.take_message([&](const uint8_t*, size_t) { ++acked; });
+            while (k - acked >= depth) f.take_message([&](const uint8_t*, size_t) {
+              ++acked;
+              return true;
+            });
             f.send(1, send_mem.data() + (k % depth) * msg, size);
           }
-          while (acked < count) f.take_message([&](const uint8_t*, size_t) { ++acked; });
+          while (acked < count) f.take_message([&](const uint8_t*, size_t) {
+              ++acked;
+              return true;
+            });
         } else {
           while (got < count)
             f.take_message([&](const uint8_t*, size_t) {
               ++got;
               f.send(0, send_mem.data(), 64);  // an acknowledgement the size of the proxy's header
+              return true;
             });
         }
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -25,16 +25,40 @@ GIO_DFN gio_proxy_ring_v1* ring(const gio_device_state_v1& st, const gio_ctx_v1*
 
 GIO_DFN uint64_t completed(const gio_proxy_ring_v1* r) { return plat::atomic_load_acquire(r->completed); }
 
-// Waits until command `idx` (and every earlier one of the ring) has completed.
+GIO_DFN const char* op_name(uint8_t op) {
+  switch (op) {
+    case GIO_PROXY_OP_PUT: return "put";
+    case GIO_PROXY_OP_GET: return "get";
+    case GIO_PROXY_OP_AMO: return "atomic";
+    case GIO_PROXY_OP_SIGNAL: return "signal";
+    default: return "unknown operation";
+  }
+}
+
+// Waits until command `idx` (and every earlier one of the ring) has completed. A timeout names the
+// command the proxy is on (the first not completed: its slot is not reused before it completes),
+// so the report says which operation to which PE stalled, e.g. one to a peer that exited.
 GIO_DOUT void wait_done(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
   bounded_wait([&] { return completed(r) > idx; },
                [&](unsigned long long ms) {
-                 GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms for the proxy "
-                               "to complete command %llu of ring %u: reserved %llu, completed %llu (is the proxy "
-                               "thread stuck in a libfabric operation, or did a peer exit?)\n",
-                               rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, (unsigned long long)idx,
-                               r->set, (unsigned long long)plat::atomic_load_acquire(&r->reserved),
-                               (unsigned long long)completed(r));
+                 const uint64_t at = completed(r);
+                 const gio_proxy_cmd_v1* c = &r->cmds[at & (r->slots - 1)];
+                 if (plat::atomic_load_acquire(&c->seq) != at + 1)  // its poster waits for the slot
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms for the proxy "
+                                 "to complete command %llu of ring %u: reserved %llu, completed %llu; command %llu "
+                                 "is not yet published\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, (unsigned long long)idx,
+                                 r->set, (unsigned long long)plat::atomic_load_acquire(&r->reserved),
+                                 (unsigned long long)at, (unsigned long long)at);
+                 else
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms for the proxy "
+                                 "to complete command %llu of ring %u: reserved %llu, completed %llu; the proxy is "
+                                 "on command %llu (%s to PE %d): is the proxy thread stuck in a libfabric "
+                                 "operation, or did that PE exit?\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, (unsigned long long)idx,
+                                 r->set, (unsigned long long)plat::atomic_load_acquire(&r->reserved),
+                                 (unsigned long long)at, (unsigned long long)at,
+                                 op_name(*(volatile const uint8_t*)&c->op), *(volatile const int32_t*)&c->pe);
                });
 }
 

@@ -35,7 +35,7 @@ bool wants_proxy(runtime& r) {
   return unreachable && mlx5_device_count(&why) == 0;
 }
 
-std::string pick_provider(runtime& r, std::string* why) {
+std::string pick_provider(const runtime& r, std::string* why) {
   if (r.cfg.GIO_PROXY_PROVIDER != "auto") {
     *why = "GIO_PROXY_PROVIDER";
     return r.cfg.GIO_PROXY_PROVIDER;
@@ -46,6 +46,21 @@ std::string pick_provider(runtime& r, std::string* why) {
   }
   *why = r.cfg.GIO_NODE_PER_PE ? "every PE its own node (GIO_NODE_PER_PE)" : "PEs on several nodes";
   return "tcp;ofi_rxm";
+}
+
+// Host-memory heaps (the host platform) are reached in place; GPU heaps are staged through the
+// proxies: Debian's libfabric has no FI_HMEM, and tcp has none anywhere.
+bool pick_heap_direct(const runtime& r, std::string* why) {
+  if (r.cfg.GIO_PROXY_STAGING == "always") {
+    *why = "GIO_PROXY_STAGING=always";
+    return false;
+  }
+  if (std::string(gpu::platform_name()) == "host") {
+    *why = "the heap is host memory";
+    return true;
+  }
+  *why = "the heap is GPU memory; GIO does not use FI_HMEM, which Debian's libfabric and tcp lack";
+  return false;
 }
 
 // tcp stays on the interface GIO_PROXY_IFACE names (auto: loopback while every PE is on one
@@ -144,8 +159,8 @@ void proxy_connect(runtime& r) {
     p->fab.reset(new proxy::fabric(want, (unsigned)r.cfg.GIO_TIMEOUT_MS));
     p->provider = p->fab->provider();
     p->why = why;
-    // Debian's libfabric has no FI_HMEM, and tcp has none anywhere: GPU heaps are staged.
-    p->heap_direct = std::string(gpu::platform_name()) == "host" && r.cfg.GIO_PROXY_STAGING != "always";
+    std::string unused;
+    p->heap_direct = pick_heap_direct(r, &unused);
     p->chunk = (size_t)r.cfg.GIO_PROXY_CHUNK;
     p->depth = (unsigned)r.cfg.GIO_PROXY_DEPTH;
     exchange(r, *p);
@@ -167,6 +182,16 @@ void proxy_connect(runtime& r) {
   pp->thread = std::thread([&r, pp] { proxy_run(r, *pp); });
   info(1, "proxy: libfabric provider %s (%s), %u rings of %u commands, puts and gets %s", pp->provider.c_str(),
        why.c_str(), pp->sets + 1, pp->slots, pp->heap_direct ? "in place (fi_write/fi_read)" : "staged");
+}
+
+proxy_plan proxy_describe(const runtime& r) {
+  proxy_plan d;
+  d.built = true;
+  d.active = r.proxy != nullptr;
+  d.provider = d.active ? r.proxy->provider : pick_provider(r, &d.provider_why);
+  if (d.active) d.provider_why = r.proxy->why;
+  d.heap_direct = pick_heap_direct(r, &d.staging_why);
+  return d;
 }
 
 void proxy_disconnect(runtime& r) {

@@ -52,6 +52,18 @@ struct proxy_state {
   std::thread thread;
 };
 
+// What the proxy transport uses here, or would use if chosen (gio-info): whether this libgio has it
+// at all, the libfabric provider and why, and whether puts and gets reach the heaps in place
+// (fi_write/fi_read) or are staged through the proxies, and why.
+struct proxy_plan {
+  bool built = false;           // libgio was built with libfabric
+  bool active = false;          // some peer uses the proxy (then provider is the one opened)
+  std::string provider, provider_why;
+  bool heap_direct = false;
+  std::string staging_why;
+};
+proxy_plan proxy_describe(const runtime& r);
+
 // Sets up the proxy for every peer when it is chosen (GIO_TRANSPORT=proxy, or peers on other
 // nodes without a ConnectX); collective. proxy_disconnect stops the thread and frees the rings.
 void proxy_connect(runtime& r);

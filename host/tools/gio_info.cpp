@@ -1,11 +1,44 @@
-// gio-info: what GIO sees here — version, platform, device, heap, transport per peer, settings.
+// gio-info: what GIO sees here — version, platform, device, the proxy transport's provider and
+// staging, heap, transport per peer, settings.
 // Runs as a 1-PE job, or under giorun to show every PE's view (PE 0 prints the settings).
 #include <shmem.h>
 
 #include <cstdio>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
+
+namespace {
+
+// The proxy transport: whether this libgio has it, whether any peer uses it, and the provider and
+// staging it uses (or would use, with GIO_TRANSPORT=proxy or for peers on other nodes).
+void print_proxy(const gio::runtime& r) {
+  const gio::proxy_plan d = gio::proxy_describe(r);
+  if (!d.built) {
+    printf("proxy: not built (libgio was built without libfabric; install libfabric-dev and rebuild)\n");
+    return;
+  }
+  int users = 0;
+  for (const gio::peer& q : r.peers) users += q.transport == GIO_TRANSPORT_PROXY;
+  if (d.active)
+    printf("proxy: built with libfabric; this PE reaches %d of %d PEs through it\n", users, r.n_pes);
+  else
+    printf("proxy: built with libfabric; not in use here (chosen by GIO_TRANSPORT=proxy, or by auto for peers on "
+           "other nodes that no ConnectX serves); it would use:\n");
+  if (d.provider_why == "GIO_PROXY_PROVIDER")
+    printf("proxy: libfabric provider %s: set by GIO_PROXY_PROVIDER\n", d.provider.c_str());
+  else
+    printf("proxy: libfabric provider %s: %s; GIO_PROXY_PROVIDER=<name> overrides\n", d.provider.c_str(),
+           d.provider_why.c_str());
+  if (d.heap_direct)
+    printf("proxy: puts and gets in place, fi_write/fi_read: %s\n", d.staging_why.c_str());
+  else
+    printf("proxy: puts and gets staged, %llu bytes a message that the target's proxy copies in: %s\n",
+           (unsigned long long)r.cfg.GIO_PROXY_CHUNK, d.staging_why.c_str());
+}
+
+}  // namespace
 
 int main() {
   shmem_init();
@@ -21,6 +54,7 @@ int main() {
       printf("%s, OpenSHMEM %d.%d, contract v%d.%d\n", name, major, minor, GIO_CONTRACT_MAJOR, GIO_CONTRACT_MINOR);
       printf("platform: %s (%d device(s) visible)\n", gio::gpu::platform_name(), gio::gpu::device_count());
       printf("PEs: %d\n", r.n_pes);
+      print_proxy(r);
     }
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
     printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,

@@ -22,12 +22,16 @@
 #include <string>
 
 // Cases that exit by themselves: fault_nowrite.cpp, fault_peer.cpp, fault_cqe.cpp,
-// fault_finalize.cpp.
+// fault_finalize.cpp, fault_proxy.cpp.
 void fault_no_write();
 void fault_pe_killed_host_barrier();
 void fault_pe_killed_dev_wait();
 void fault_cqe_error();
 void fault_finalize_outstanding();
+void fault_proxy_peer_exit_put();
+void fault_proxy_peer_exit_amo();
+void fault_proxy_cmd_bad_pe();
+void fault_proxy_cmd_past_heap();
 
 namespace {
 
@@ -184,6 +188,10 @@ const host_case kHostCases[] = {
     {"pe_killed_dev_wait", fault_pe_killed_dev_wait},
     {"cqe_error", fault_cqe_error},
     {"finalize_outstanding", fault_finalize_outstanding},
+    {"proxy_peer_exit_put", fault_proxy_peer_exit_put},
+    {"proxy_peer_exit_amo", fault_proxy_peer_exit_amo},
+    {"proxy_cmd_bad_pe", fault_proxy_cmd_bad_pe},
+    {"proxy_cmd_past_heap", fault_proxy_cmd_past_heap},
 };
 
 struct dev_case {

@@ -1,4 +1,4 @@
-// jacobi2d: 2D 5-point Jacobi with rows split over PEs, four ways of exchanging halos (see
+// jacobi2d: 2D 5-point Jacobi with rows split over PEs, five ways of exchanging halos (see
 // README.md). Every run is checked against a 1-PE reference of the same problem.
 #include <shmem.h>
 
@@ -10,6 +10,7 @@
 
 #include "fields.h"
 #include "hip_check.h"
+#include "ikn.h"
 #include "options.h"
 #include "report.h"
 #include "runs.h"
@@ -28,8 +29,6 @@ std::vector<pe_stats> all_gather(const pe_stats& mine, double* table, int me, in
   HIP_CHECK(hipMemcpy(all.data(), table, npes * sizeof(pe_stats), hipMemcpyDeviceToHost));
   return all;
 }
-
-bool device_initiated(variant v) { return v == variant::gio || v == variant::gio_launch; }
 
 // Returns the process exit code.
 template <typename T>
@@ -64,7 +63,7 @@ int run(const options& o) {
   ref_shape.wgs = o.wgs ? o.wgs : std::min(resident_wgs_host<T>(o.var, s.vec, s.block), host_cap);
   const int resident = device_initiated(o.var) ? resident_wgs_device<T>(o.var, s.vec, s.block)
                                                : resident_wgs_host<T>(o.var, s.vec, s.block);
-  if (o.var == variant::gio && o.wgs > resident)
+  if (persistent_kernel(o.var) && o.wgs > resident)
     return fail("--wgs " + std::to_string(o.wgs) + " is more than the " + std::to_string(resident) +
                 " work-groups the persistent kernel can keep resident");
   s.wgs = o.wgs ? o.wgs : std::min(resident, host_cap);
@@ -138,7 +137,9 @@ int main(int argc, char** argv) {
   // Size the symmetric heap for this problem before shmem_init reads its configuration; a
   // GIO_SYMMETRIC_SIZE the user set wins (setenv does not overwrite it).
   setenv("GIO_SYMMETRIC_SIZE", std::to_string(heap_bytes_bound(o)).c_str(), 0);
+  if (o.var == variant::ikn && !gio_app::ikn_select_proxy("jacobi2d")) return 2;
   shmem_init();
+  if (o.var == variant::ikn) gio_app::ikn_check_peers("jacobi2d");
   const int rc = o.dbl ? run<double>(o) : run<float>(o);
   shmem_finalize();
   return rc;

@@ -15,6 +15,7 @@ const char* variant_name(variant v) {
     case variant::gio: return "gio";
     case variant::gio_launch: return "gio-launch";
     case variant::interk: return "interk";
+    case variant::ikn: return "ikn";
     default: return "interk-overlap";
   }
 }
@@ -32,6 +33,9 @@ void print_usage(const char* prog) {
       "                      interk         kernel, then host-side halo puts + barrier, next kernel\n"
       "                      interk-overlap boundary rows first (high-priority stream), host\n"
       "                                     exchange overlapped with the interior kernel\n"
+      "                      ikn            gio's kernel with every peer reached through GIO's CPU\n"
+      "                                     proxy (sets GIO_TRANSPORT=proxy; needs libgio built\n"
+      "                                     with libfabric): the paper's IKN baseline\n"
       "                      (default gio)\n"
       "  --json FILE         append the results as one JSON line\n"
       "  --warmup N          untimed iterations before each timed run (default 10)\n"
@@ -84,6 +88,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       else if (value == "gio-launch") o->var = variant::gio_launch;
       else if (value == "interk") o->var = variant::interk;
       else if (value == "interk-overlap") o->var = variant::interk_overlap;
+      else if (value == "ikn") o->var = variant::ikn;
       else {
         std::fprintf(stderr, "jacobi2d: unknown --variant \"%s\" (see --help)\n", v);
         ok = false;

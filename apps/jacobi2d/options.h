@@ -5,7 +5,11 @@
 
 namespace jacobi {
 
-enum class variant { gio, gio_launch, interk, interk_overlap };
+enum class variant { gio, gio_launch, interk, interk_overlap, ikn };
+// ikn is gio with every peer over the proxy transport (apps/common/ikn.h): the same persistent kernel.
+inline bool persistent_kernel(variant v) { return v == variant::gio || v == variant::ikn; }
+// The kernels exchange halos themselves (the others: the host, between kernels).
+inline bool device_initiated(variant v) { return persistent_kernel(v) || v == variant::gio_launch; }
 
 struct options {
   int nx = 16384;            // columns, the two outer ones fixed (Dirichlet)

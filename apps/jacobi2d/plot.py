@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-VARIANTS = ["gio", "gio-launch", "interk", "interk-overlap"]
+VARIANTS = ["gio", "gio-launch", "interk", "interk-overlap", "ikn"]
 
 
 def load(path):

@@ -39,8 +39,6 @@ namespace {
 using gio_app::json_string;
 using gio_app::utc_now;
 
-bool device_initiated(variant v) { return v == variant::gio || v == variant::gio_launch; }
-
 }  // namespace
 
 bool report(const run_info& info, const pe_stats& s) {

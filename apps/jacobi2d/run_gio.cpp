@@ -20,7 +20,7 @@ __global__ void norm_finish(norm_slots n, int c) {
 
 template <typename T, int V>
 int resident_v(variant v, int block) {
-  if (v == variant::gio) return resident(persistent<T, V>, block);
+  if (persistent_kernel(v)) return resident(persistent<T, V>, block);
   return resident(step<T, V, true>, block);
 }
 
@@ -33,7 +33,7 @@ run_result device_run(fields<T>& f, const options& o, int iters, bool comm, bool
   const wait_clock clk{comm ? f.wait_ns : nullptr};
   const dim3 grid(f.shape.wgs), block(f.shape.block);
   const double t0 = now_s();
-  if (o.var == variant::gio) {
+  if (persistent_kernel(o.var)) {
     hipLaunchKernelGGL(HIP_KERNEL_NAME(persistent<T, V>), grid, block, 0, 0, f.plan, f.a[0], f.a[1],
                        f.ex, (int)comm, iters, f.nccheck, f.norm, f.bar,
                        (unsigned long long)(o.timeout_s * 1e9), clk);

@@ -48,6 +48,25 @@ endforeach()
 jacobi_test(gio.double.gda.np4 4 --variant gio --type double --nx 250 --ny 259 --iters 20 --nccheck 3)
 set_property(TEST app.jacobi2d.gio.double.gda.np4 APPEND PROPERTY ENVIRONMENT GIO_TRANSPORT=gda)
 
+# ikn (gio's kernel, every peer through the CPU proxy over libfabric shm) where libgio has the proxy:
+# the case that gio itself runs in both types, at 1 PE (no peers) and 2. Small grids: each command
+# waits for a CPU thread.
+if(TARGET gio_proxy_fabric)
+  foreach(np 1 2)
+    jacobi_test(ikn.float.np${np} ${np} --variant ikn --type float --nx 256 --ny 256 --iters 20)
+  endforeach()
+  jacobi_test(ikn.double.np2 2 --variant ikn --type double --nx 250 --ny 259 --iters 20 --nccheck 3)
+endif()
+# Another GIO_TRANSPORT would run gio's communication under ikn's name: the app must refuse (exit 2)
+# before shmem_init, naming the value. No libfabric is needed to get there.
+add_test(NAME app.jacobi2d.ikn.other-transport.np2
+         COMMAND bash ${GIO_APP_COMMON}/expect_error.sh 2
+                 "jacobi2d: --variant ikn needs GIO_TRANSPORT=proxy.*it is \"p2p\""
+                 ${JACOBI_GIORUN} -n 2 $<TARGET_FILE:jacobi2d> --variant ikn --nx 256 --ny 256 --iters 20)
+set_tests_properties(app.jacobi2d.ikn.other-transport.np2 PROPERTIES
+                     ENVIRONMENT "${JACOBI_TEST_ENV};GIO_TRANSPORT=p2p" TIMEOUT 60 PROCESSORS 2
+                     LABELS jacobi2d)
+
 # The check can fail: one corrupted halo value must make the run exit with 1 and report FAIL.
 foreach(v gio interk-overlap)
   add_test(NAME app.jacobi2d.${v}.inject-error.np2

@@ -1,4 +1,4 @@
-// spts: sparse lower-triangular solve L x = b with rows in contiguous blocks over PEs, in four
+// spts: sparse lower-triangular solve L x = b with rows in contiguous blocks over PEs, in five
 // variants (see README.md). Every run checks x against the x_ref that b was made from.
 #include <shmem.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hip_check.h"
+#include "ikn.h"
 #include "matrix.h"
 #include "options.h"
 #include "plan.h"
@@ -222,6 +223,9 @@ int main(int argc, char** argv) {
     print_usage(argv[0]);
     return 0;
   }
+  // Before the input, which can take minutes to read: a transport ikn cannot use stops the run now.
+  const bool ikn = std::find(o.vars.begin(), o.vars.end(), variant::ikn) != o.vars.end();
+  if (ikn && !gio_app::ikn_select_proxy("spts")) return 2;
   input in;
   if (!load(o, &in)) return 2;
   const std::vector<double> x_ref = make_x_ref(in.l.n, o.seed);
@@ -230,6 +234,7 @@ int main(int argc, char** argv) {
   // GIO_SYMMETRIC_SIZE the user set wins (setenv does not overwrite it).
   setenv("GIO_SYMMETRIC_SIZE", std::to_string(heap_bytes(in.l)).c_str(), 0);
   shmem_init();
+  if (ikn) gio_app::ikn_check_peers("spts");
   const int rc = o.dbl ? run<double>(o, in, x_ref, b) : run<float>(o, in, x_ref, b);
   shmem_finalize();
   return rc;

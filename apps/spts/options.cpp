@@ -3,6 +3,7 @@
 
 #include "cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@ const char* variant_name(variant v) {
     case variant::gio: return "gio";
     case variant::levelset: return "levelset";
     case variant::single: return "single";
+    case variant::ikn: return "ikn";
     default: return "cusparse";
   }
 }
@@ -35,7 +37,10 @@ void print_usage(const char* prog) {
       "                    levelset  one kernel per level, host exchange between levels\n"
       "                    single    the sync-free solve on one PE, no GIO calls\n"
       "                    cusparse  the vendor's SpSV (cusparse on cuda, rocsparse on hip), one PE\n"
-      "  --exchange E      gio: signal (one signal_set per component and PE, the value as the\n"
+      "                    ikn       gio's solve with every peer reached through GIO's CPU proxy\n"
+      "                              (sets GIO_TRANSPORT=proxy; needs libgio built with libfabric;\n"
+      "                              not in one run with gio or levelset): the paper's IKN baseline\n"
+      "  --exchange E      gio, ikn: signal (one signal_set per component and PE, the value as the\n"
       "                    signal; default) | atomic (one uint64_atomic_set of the same word)\n"
       "                    | queue (a wave's components per PE in one putmem_signal into a\n"
       "                    receive queue the owner drains)\n"
@@ -122,8 +127,9 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const bool vals[] = {true, false};
       ok = to_enum(n, value, names, vals, &o->dbl);
     } else if (name == "--variant") {
-      const char* const names[] = {"gio", "levelset", "single", "cusparse"};
-      const variant vals[] = {variant::gio, variant::levelset, variant::single, variant::cusparse};
+      const char* const names[] = {"gio", "levelset", "single", "cusparse", "ikn"};
+      const variant vals[] = {variant::gio, variant::levelset, variant::single, variant::cusparse,
+                              variant::ikn};
       o->vars.clear();
       for (size_t at = 0; ok;) {
         const size_t comma = value.find(',', at);
@@ -161,6 +167,14 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       ok = false;
     }
     if (!ok) return false;
+  }
+  // The transport is chosen once, at shmem_init, for the whole run: gio or levelset next to ikn
+  // would run over the proxy too and be reported as what they are not.
+  const auto has = [&](variant v) { return std::find(o->vars.begin(), o->vars.end(), v) != o->vars.end(); };
+  if (has(variant::ikn) && (has(variant::gio) || has(variant::levelset))) {
+    std::fprintf(stderr, "spts: --variant ikn cannot share a run with gio or levelset (GIO_TRANSPORT is "
+                         "chosen once per run); run them separately\n");
+    return false;
   }
   return true;
 }

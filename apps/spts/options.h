@@ -8,7 +8,9 @@
 
 namespace spts {
 
-enum class variant { gio, levelset, single, cusparse };
+enum class variant { gio, levelset, single, cusparse, ikn };
+// ikn is gio with every peer over the proxy transport (apps/common/ikn.h): the same kernels.
+inline bool distributed_syncfree(variant v) { return v == variant::gio || v == variant::ikn; }
 // How the gio variant moves a solved component to the PEs that need it.
 //  signal: one shmem_signal_set per (component, PE), the value itself as the signal word;
 //  atomic: one shmem_uint64_atomic_set per (component, PE) of the same word: an AMO needs no

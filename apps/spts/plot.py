@@ -88,7 +88,7 @@ def variant_label(r):
     v = r["variant"]
     if v == "cusparse" and r.get("vendor") and r["vendor"] != "cusparse":
         return r["vendor"]  # rocsparse on hip
-    return f"gio ({r['exchange']})" if v == "gio" and r.get("exchange") not in (None, "signal") else v
+    return f"{v} ({r['exchange']})" if v in ("gio", "ikn") and r.get("exchange") not in (None, "signal") else v
 
 
 def vendor_speedup(r, rows):

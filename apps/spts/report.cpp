@@ -70,7 +70,7 @@ bool report(const run_record& r) {
   const double vs_single = r.single_s / s.median_s;
   const double vs_vendor = r.vendor_s / s.median_s;
   const double efficiency = vs_single / r.npes;
-  const bool gio = o.var == variant::gio;
+  const bool gio = distributed_syncfree(o.var);
   const bool syncfree = gio || o.var == variant::single;
   const char* type = o.dbl ? "double" : "float";
 #if defined(GIO_PLATFORM_HOST)

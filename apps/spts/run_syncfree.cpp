@@ -50,7 +50,7 @@ void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
 template <typename T>
 solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
   const csr& l = *p.l;
-  const bool dist = o.var == variant::gio;
+  const bool dist = distributed_syncfree(o.var);
   int xk = !dist ? XCHG_NONE
          : o.xchg == exchange::signal ? XCHG_SIGNAL
          : o.xchg == exchange::atomic ? XCHG_ATOMIC

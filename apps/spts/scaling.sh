@@ -2,7 +2,7 @@
 # Strong and weak scaling of the distributed spts variants, as JSON lines for plot.py.
 #   strong: each fixed input (-s) at every PE count                  -> OUTDIR/strong.jsonl
 #   weak:   each generator (-g) at -w rows per PE, so rows = w x PEs -> OUTDIR/weak.jsonl
-# Usage: apps/spts/scaling.sh [-o outdir] [-p "1 2 4"] [-b build] [-v "gio levelset"] [-t float|double]
+# Usage: apps/spts/scaling.sh [-o outdir] [-p "1 2 4"] [-b build] [-v "gio levelset ikn"] [-t float|double]
 #          [-s "GEN@ORDER ..."] [-g "KIND[:params]@ORDER ..."] [-w rows per PE] [-r reps] [-n]
 #          [-- spts flags]
 #   defaults: -s "road:rows=14000000@random grid2d:rows=16000000@natural"
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 outdir=spts_scaling
 pes="1 2 4"
 build="$here/../../build"
-variants="gio levelset"
+variants="gio levelset ikn"
 type=float
 strong="road:rows=14000000@random grid2d:rows=16000000@natural"
 weak="road@random grid2d@natural"

@@ -6,7 +6,7 @@ set(SPTS_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
 set(SPTS_ENV "GIO_TIMEOUT_MS=60000")
 set(SPTS_DATA ${CMAKE_CURRENT_SOURCE_DIR}/testdata)
 
-# spts_test(name np transport args...): transport p2p or gda.
+# spts_test(name np transport args...): transport p2p, gda or proxy (ikn).
 function(spts_test name np transport)
   add_test(NAME app.spts.${name} COMMAND ${SPTS_GIORUN} -n ${np} $<TARGET_FILE:spts> --reps 2 --no-refs
            --timeout 60 ${ARGN})
@@ -77,6 +77,24 @@ endforeach()
 spts_test(gio.queue.warp.gda.grid3d.np2 2 gda --variant gio --kernel warp --exchange queue --gen grid3d:n=8)
 spts_test(levelset.gda.banded.np2 2 gda --variant levelset --gen banded:n=300,band=3 --order random)
 
+# ikn (gio's solve, every peer through the CPU proxy over libfabric shm) where libgio has the proxy:
+# each exchange at 2 PEs on a shallow input (many components cross PEs), and 1 PE (no peers).
+if(TARGET gio_proxy_fabric)
+  spts_test(ikn.signal.grid2d.random.np1 1 proxy --variant ikn --gen grid2d:n=24 --order random)
+  foreach(x signal atomic queue)
+    spts_test(ikn.${x}.grid2d.random.np2 2 proxy --variant ikn --exchange ${x} --gen grid2d:n=24 --order random)
+  endforeach()
+  spts_test(ikn.signal.warp.float.rmat.np2 2 proxy --variant ikn --kernel warp --type float --gen rmat:scale=9)
+endif()
+# Another GIO_TRANSPORT would run gio's exchange under ikn's name: the app must refuse (exit 2)
+# before shmem_init, naming the value. No libfabric is needed to get there.
+add_test(NAME app.spts.ikn.other-transport.np2
+         COMMAND bash ${GIO_APP_COMMON}/expect_error.sh 2
+                 "spts: --variant ikn needs GIO_TRANSPORT=proxy.*it is \"p2p\""
+                 ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts> --variant ikn --gen grid2d:n=16 --reps 1 --no-refs)
+set_tests_properties(app.spts.ikn.other-transport.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=p2p"
+                     TIMEOUT 60 PROCESSORS 2 LABELS spts)
+
 # The check can fail: one perturbed component must make the run exit with 1 and report FAIL.
 foreach(v gio levelset single)
   add_test(NAME app.spts.${v}.inject-error.np2
@@ -96,6 +114,7 @@ spts_bad_input(zero_diag "zero_diag.mtx.*row 3" --matrix ${SPTS_DATA}/zero_diag.
 spts_bad_input(bad_entry "bad_entry.mtx:5: malformed column" --matrix ${SPTS_DATA}/bad_entry.mtx)
 spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
 spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
+spts_bad_input(ikn_with_gio "ikn cannot share a run with gio or levelset" --variant gio,ikn --gen grid2d:n=8)
 if(GIO_PLATFORM STREQUAL "host")
   spts_bad_input(no_vendor_on_host "no vendor sparse library" --variant cusparse --gen grid2d:n=8)
 else()

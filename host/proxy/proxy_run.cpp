@@ -321,6 +321,11 @@ void proxy_run(runtime& r, proxy_state& p) {
   const size_t nrings = p.host_desc.size();
   std::vector<uint64_t> next(nrings, 0);
   unsigned idle = 0;
+  struct {
+    const gio_proxy_ring_v1* q;
+    uint64_t idx;
+    gio_proxy_cmd_v1 c;
+  } current{};  // what a libfabric error interrupted, for its message
   try {
     while (!p.stop.load(std::memory_order_relaxed)) {
       bool progress = false;
@@ -333,7 +338,9 @@ void proxy_run(runtime& r, proxy_state& p) {
           if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != idx + 1) break;
           gio_proxy_cmd_v1 c;
           memcpy(&c, slot, sizeof c);  // a private copy: what is checked is what runs
+          current = {&q, idx, c};
           ex.execute(q, idx, c);
+          current.q = nullptr;
           next[i] = idx + 1;
           __atomic_store_n(q.completed, idx + 1, __ATOMIC_RELEASE);
           progress = true;
@@ -356,7 +363,12 @@ void proxy_run(runtime& r, proxy_state& p) {
         sched_yield();
     }
   } catch (const proxy::fabric_error& e) {
-    fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s", e.what());
+    if (!current.q) fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s (serving a peer's request)", e.what());
+    fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s, in command %llu of ring %u (%s to PE %d, heap offset %llu, %llu "
+          "bytes)", e.what(), (unsigned long long)current.idx, current.q->set, op_name(current.c.op), current.c.pe,
+          (unsigned long long)current.c.roff,
+          (unsigned long long)(current.c.op == GIO_PROXY_OP_PUT || current.c.op == GIO_PROXY_OP_GET ? current.c.len
+                                                                                                : current.c.bytes));
   }
 }
 

@@ -28,8 +28,8 @@
     "proxy: auto = puts and gets reach host-memory heaps in place (fi_write/fi_read) and GPU heaps "  \
     "through staged messages the target's proxy copies in | always = staged everywhere (tests the "  \
     "GPU path on the host platform)")                                                                \
-  X(GIO_PROXY_CHUNK, U64, "256K", "proxy: bytes per staged message (4K..64M)")                       \
-  X(GIO_PROXY_DEPTH, U64, "4", "proxy: staged messages of one put or get in flight (1..16)")         \
+  X(GIO_PROXY_CHUNK, U64, "1M", "proxy: bytes per staged message (4K..64M)")                         \
+  X(GIO_PROXY_DEPTH, U64, "2", "proxy: staged messages of one put or get in flight (1..16)")         \
   X(GIO_PROXY_SLOTS, U64, "256", "proxy: commands per ring (power of two, 16..32768)")             \
   X(GIO_PROXY_BOUNCE_BYTES, U64, "64K",                                                            \
     "proxy: bounce buffer per ring for kernel buffers outside the symmetric heap (power of two, "     \

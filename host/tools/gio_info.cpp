@@ -34,8 +34,9 @@ void print_proxy(const gio::runtime& r) {
   if (d.heap_direct)
     printf("proxy: puts and gets in place, fi_write/fi_read: %s\n", d.staging_why.c_str());
   else
-    printf("proxy: puts and gets staged, %llu bytes a message that the target's proxy copies in: %s\n",
-           (unsigned long long)r.cfg.GIO_PROXY_CHUNK, d.staging_why.c_str());
+    printf("proxy: puts and gets staged, %llu bytes a message, up to %llu unacknowledged, that the target's "
+           "proxy copies in: %s\n", (unsigned long long)r.cfg.GIO_PROXY_CHUNK, (unsigned long long)r.cfg.GIO_PROXY_DEPTH,
+           d.staging_why.c_str());
 }
 
 }  // namespace

@@ -70,4 +70,19 @@ static_assert(offsetof(gio_proxy_cmd_v1, value) == 40, "proxy command layout");
 static_assert(offsetof(gio_proxy_ring_v1, slots) == 40, "proxy ring layout");
 static_assert(offsetof(gio_proxy_ring_v1, reserved) == 56, "proxy ring layout");
 static_assert(sizeof(gio_proxy_ring_v1) == 72, "proxy ring layout");
+
+// A command as both sides' messages name it (the kernel's timeout, the proxy thread's errors).
+GIO_HOST_DEVICE inline const char* gio_proxy_op_name(uint8_t op) {
+  switch (op) {
+    case GIO_PROXY_OP_PUT: return "put";
+    case GIO_PROXY_OP_GET: return "get";
+    case GIO_PROXY_OP_AMO: return "atomic";
+    case GIO_PROXY_OP_SIGNAL: return "signal";
+    default: return "unknown operation";
+  }
+}
+// The bytes a command reaches at the target: a put's or get's length, an atomic's operand size.
+GIO_HOST_DEVICE inline uint64_t gio_proxy_cmd_bytes(const gio_proxy_cmd_v1& c) {
+  return c.op == GIO_PROXY_OP_PUT || c.op == GIO_PROXY_OP_GET ? c.len : c.bytes;
+}
 #endif

@@ -25,16 +25,6 @@ GIO_DFN gio_proxy_ring_v1* ring(const gio_device_state_v1& st, const gio_ctx_v1*
 
 GIO_DFN uint64_t completed(const gio_proxy_ring_v1* r) { return plat::atomic_load_acquire(r->completed); }
 
-GIO_DFN const char* op_name(uint8_t op) {
-  switch (op) {
-    case GIO_PROXY_OP_PUT: return "put";
-    case GIO_PROXY_OP_GET: return "get";
-    case GIO_PROXY_OP_AMO: return "atomic";
-    case GIO_PROXY_OP_SIGNAL: return "signal";
-    default: return "unknown operation";
-  }
-}
-
 // Waits until command `idx` (and every earlier one of the ring) has completed. A timeout names the
 // command the proxy is on (the first not completed: its slot is not reused before it completes),
 // so the report says which operation to which PE stalled, e.g. one to a peer that exited.
@@ -58,7 +48,7 @@ GIO_DOUT void wait_done(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
                                  rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, (unsigned long long)idx,
                                  r->set, (unsigned long long)plat::atomic_load_acquire(&r->reserved),
                                  (unsigned long long)at, (unsigned long long)at,
-                                 op_name(*(volatile const uint8_t*)&c->op), *(volatile const int32_t*)&c->pe);
+                                 gio_proxy_op_name(*(volatile const uint8_t*)&c->op), *(volatile const int32_t*)&c->pe);
                });
 }
 

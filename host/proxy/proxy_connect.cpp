@@ -136,8 +136,7 @@ void layout_rings(runtime& r, proxy_state& p) {
   p.msg_bytes = sizeof(proxy_msg) + p.chunk;
   while (p.depth > 1 && (size_t)(r.n_pes + 1) * p.depth * p.msg_bytes > (64u << 20)) --p.depth;
   const unsigned recvs = (unsigned)(r.n_pes + 1) * p.depth;
-  p.bufs_bytes = (size_t)(p.stage_slots() + 1 + recvs) * p.msg_bytes;
-  p.bufs = (uint8_t*)gpu::queue_alloc(p.bufs_bytes, true);
+  p.bufs = (uint8_t*)gpu::queue_alloc((size_t)(p.stage_slots() + 1 + recvs) * p.msg_bytes, true);
   p.fab->register_local(p.mem, p.mem_bytes);
   p.fab->register_local(p.bufs, (size_t)(p.stage_slots() + 1) * p.msg_bytes);
   p.fab->enable_messages(p.receives(), p.msg_bytes, recvs);

@@ -26,16 +26,6 @@ constexpr unsigned kTurn = 16;
 // Largest single RMA message; larger puts and gets are split.
 constexpr uint64_t kChunk = 16ull << 20;
 
-const char* op_name(uint8_t op) {
-  switch (op) {
-    case GIO_PROXY_OP_PUT: return "put";
-    case GIO_PROXY_OP_GET: return "get";
-    case GIO_PROXY_OP_AMO: return "atomic";
-    case GIO_PROXY_OP_SIGNAL: return "signal";
-    default: return "unknown operation";
-  }
-}
-
 struct executor {
   runtime& r;
   proxy_state& p;
@@ -48,15 +38,15 @@ struct executor {
 
   [[noreturn]] void bad(const gio_proxy_ring_v1& q, uint64_t idx, const gio_proxy_cmd_v1& c, const char* what) {
     fatal(GIO_ERR_TRANSPORT, "proxy thread", "command %llu of ring %u (%s to PE %d, heap offset %llu, %llu bytes): %s",
-          (unsigned long long)idx, q.set, op_name(c.op), c.pe, (unsigned long long)c.roff, (unsigned long long)c.len,
-          what);
+          (unsigned long long)idx, q.set, gio_proxy_op_name(c.op), c.pe, (unsigned long long)c.roff,
+          (unsigned long long)gio_proxy_cmd_bytes(c), what);
   }
 
   // The checks a kernel made before posting, made again on what the proxy read: a torn or stray
   // command stops the job instead of moving bytes to a wrong place.
   void check(const gio_proxy_ring_v1& q, uint64_t idx, const gio_proxy_cmd_v1& c) {
     if (c.pe < 0 || c.pe >= r.n_pes) bad(q, idx, c, "target PE out of range");
-    const uint64_t n = c.op == GIO_PROXY_OP_PUT || c.op == GIO_PROXY_OP_GET ? c.len : c.bytes;
+    const uint64_t n = gio_proxy_cmd_bytes(c);
     if (c.roff > r.heap_size || n > r.heap_size - c.roff) bad(q, idx, c, "runs past the target's heap");
     if (c.local == GIO_PROXY_LOCAL_HEAP && (c.laddr > r.heap_size || c.len > r.heap_size - c.laddr))
       bad(q, idx, c, "the local buffer runs past this PE's heap");
@@ -364,11 +354,7 @@ void proxy_run(runtime& r, proxy_state& p) {
     }
   } catch (const proxy::fabric_error& e) {
     if (!current.q) fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s (serving a peer's request)", e.what());
-    fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s, in command %llu of ring %u (%s to PE %d, heap offset %llu, %llu "
-          "bytes)", e.what(), (unsigned long long)current.idx, current.q->set, op_name(current.c.op), current.c.pe,
-          (unsigned long long)current.c.roff,
-          (unsigned long long)(current.c.op == GIO_PROXY_OP_PUT || current.c.op == GIO_PROXY_OP_GET ? current.c.len
-                                                                                                : current.c.bytes));
+    ex.bad(*current.q, current.idx, current.c, e.what());
   }
 }
 

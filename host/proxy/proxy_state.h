@@ -42,7 +42,6 @@ struct proxy_state {
   // or staged data: one chunk is copied in while `depth` are on their way), one for its replies to
   // peers, then the posted receives.
   uint8_t* bufs = nullptr;
-  size_t bufs_bytes = 0;
   unsigned stage_slots() const { return depth + 1; }
   uint8_t* stage(unsigned i) const { return bufs + (size_t)i * msg_bytes; }
   uint8_t* reply() const { return stage(stage_slots()); }

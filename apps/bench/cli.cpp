@@ -39,7 +39,8 @@ void print_usage(const char* prog) {
       "  --reps N                 samples (launches, at least 3): median, min and max reported\n"
       "  --train N                loggop: messages per train\n"
       "  --bidir                  bw/msgrate: both directions at once\n"
-      "  --pair A,B               measured PEs (default 0,1); A reports\n"
+      "  --pair A,B               measured PEs (default 0,1); A reports. put_latency --pair A,A: A puts to\n"
+      "                           its own heap through the transport (put_nbi_quiet only; runs at 1 PE)\n"
       "  --json FILE              JSON lines (one measurement each), written by PE A\n"
       "  --quick                  tiny sizes and iteration counts (CI)\n"
       "The transport is GIO's choice (GIO_TRANSPORT=auto|p2p|...); it is recorded, not set.\n",
@@ -152,12 +153,13 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     else if (f == "--json") o->json = v;
     else if (f == "--pair") {
       auto p = split(v);
-      ok = p.size() == 2 && parse_int(p[0], 0, &o->pair_a) && parse_int(p[1], 0, &o->pair_b) &&
-           o->pair_a != o->pair_b;
+      ok = p.size() == 2 && parse_int(p[0], 0, &o->pair_a) && parse_int(p[1], 0, &o->pair_b);
     } else return *err = "unknown flag '" + f + "'", false;
     if (!ok) return *err = "bad value '" + v + "' for " + f, false;
   }
   if (o->min_size > o->max_size) return *err = "--min-size is larger than --max-size", false;
+  if (o->pair_a == o->pair_b && o->bench != "put_latency")
+    return *err = "--pair A,A (a PE targeting itself) is for put_latency only", false;
   if (o->bench != "loggop" && o->min_size == 0)
     return *err = "--min-size must be at least 1 (loggop measures 0 bytes itself)", false;
   if (o->min_size == 0) o->min_size = 1;

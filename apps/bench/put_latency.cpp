@@ -9,6 +9,9 @@
 //                     the host does putmem + a host-side signal put, the peer's host sees the
 //                     signal and starts its kernel. Host wall clock; half the round trip.
 //  interk_empty       A alone: an empty kernel launch + synchronize, then the host put + signal.
+// --pair A,A (one PE is enough): A targets its own heap through the transport GIO chose for it;
+// only put_nbi_quiet runs. On one GPU this is the latency two processes sharing it cannot show
+// (their kernels and the target's small copies wait for each other's time slices).
 #include "harness.h"
 
 namespace bench {
@@ -88,14 +91,15 @@ void device_rounds(const buffers& b, scope_t sc, int wgs, size_t bytes) {
   const unsigned threads = latency_threads(sc);
   std::vector<double> pp, nq;
   std::vector<uint64_t> ns(wgs);
+  const bool self = g_opt.pair_a == g_opt.pair_b;  // no peer to answer a ping-pong
   for (int rep = 0; rep < g_opt.reps; ++rep) {
-    pair_step(b.sig, (size_t)wgs * kSigWords, [&] {
+    if (!self) pair_step(b.sig, (size_t)wgs * kSigWords, [&] {
       with_scope(sc, [&](auto tag) {
         hipLaunchKernelGGL(k_pingpong<decltype(tag)>, dim3(wgs), dim3(threads), 0, 0, a);
       });
       hip_check(hipGetLastError(), "launching k_pingpong");
     });
-    if (is_a()) {
+    if (is_a() && !self) {
       fetch(ns.data(), b.out, wgs * sizeof(uint64_t), g_env.me);
       for (uint64_t t : ns) pp.push_back(t / 2.0 / g_opt.iters / 1000.0);
     }
@@ -112,7 +116,7 @@ void device_rounds(const buffers& b, scope_t sc, int wgs, size_t bytes) {
     }
   }
   // Every rep gives one sample per work-group: the spread covers work-groups and reps.
-  report({"put_latency", scope_name(sc), "pingpong_half_rtt", "us", bytes, wgs, summarize(pp)});
+  if (!self) report({"put_latency", scope_name(sc), "pingpong_half_rtt", "us", bytes, wgs, summarize(pp)});
   report({"put_latency", scope_name(sc), "put_nbi_quiet", "us", bytes, wgs, summarize(nq)});
 }
 
@@ -164,7 +168,8 @@ void run_put_latency() {
   for (scope_t sc : g_opt.scopes)
     for (int wgs : g_opt.wgs)
       for (size_t s : sizes) device_rounds(b, sc, wgs, s);
-  for (size_t s : sizes) interk_rounds(b, s);
+  if (g_opt.pair_a != g_opt.pair_b)
+    for (size_t s : sizes) interk_rounds(b, s);
   hip_check(hipFree(b.out), "hipFree");
   b_free(b.sig);
   b_free(b.src);

@@ -2,7 +2,9 @@
 """CI smoke test for one gio-bench subcommand: run it at 2 PEs with --quick and check every JSON
 line (parses, required keys, sane values, the expected metrics present). Also usable on results:
   smoke_test.py --check FILE.jsonl [--sub put_latency] [--transport p2p]
-With --pairs DIR: put_latency and bw at 4 PEs measuring pairs 1,3 and 0,2, then pairs.py."""
+With --pairs DIR: put_latency and bw at 4 PEs measuring pairs 1,3 and 0,2, then pairs.py.
+With --self: put_latency at 1 PE with --pair 0,0 (put_nbi_quiet to its own heap through the
+transport), and loggop --pair 0,0 refused."""
 import argparse
 import json
 import math
@@ -24,7 +26,7 @@ BIDIR = {"bw": "bw_bidir", "msgrate": "msgrate_bidir"}
 SIGNED = {"o", "g", "G"}
 
 
-def check_file(path, sub, expected, transport=None):
+def check_file(path, sub, expected, transport=None, self_pair=False):
     errors = []
     seen = set()
     with open(path) as f:
@@ -53,7 +55,7 @@ def check_file(path, sub, expected, transport=None):
             if not isinstance(r[k], str) or not r[k]:
                 errors.append("%s: %s is empty" % (where, k))
         pair = r["pair"]
-        if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1] or
+        if (not isinstance(pair, list) or len(pair) != 2 or (pair[0] == pair[1]) != self_pair or
                 not all(isinstance(p, int) and 0 <= p < r["pes"] for p in pair)):
             errors.append("%s: pair %r with %r PEs" % (where, pair, r["pes"]))
         if not isinstance(r["bytes"], int) or r["bytes"] < 0:
@@ -114,6 +116,24 @@ def check_pairs(args):
     return errors
 
 
+def check_self(args):
+    """One PE targeting itself: only put_nbi_quiet, every line naming pair [0, 0]; loggop refuses."""
+    errors = run(args, ["--pair", "0,0", "--scope", "thread"], args.json, sub="put_latency", npes=1)
+    if errors:
+        return errors
+    errors = check_file(args.json, "put_latency", {"put_nbi_quiet"}, args.transport, self_pair=True)
+    with open(args.json) as f:
+        metrics = {json.loads(l)["metric"] for l in f if l.strip()}
+    if metrics != {"put_nbi_quiet"}:
+        errors.append("%s: --pair 0,0 measured %s; only put_nbi_quiet has no peer" % (args.json, sorted(metrics)))
+    cmd = [args.giorun, "-n", "1", args.bench, "loggop", "--quick", "--pair", "0,0"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    if p.returncode != 2 or "put_latency only" not in p.stderr:
+        errors.append("%s: exit %d (want 2) and stderr %r (want the put_latency-only refusal)" %
+                      (" ".join(cmd), p.returncode, p.stderr[-300:]))
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--giorun")
@@ -124,8 +144,11 @@ def main():
     ap.add_argument("--check", help="only check this JSON-lines file")
     ap.add_argument("--timeout", type=int, default=100)
     ap.add_argument("--pairs", help="directory: run put_latency and bw at 4 PEs on two pairs, then pairs.py")
+    ap.add_argument("--self", action="store_true", help="put_latency at 1 PE targeting itself (--pair 0,0)")
     args = ap.parse_args()
-    if args.pairs:
+    if args.self:
+        errors = check_self(args)
+    elif args.pairs:
         errors = check_pairs(args)
     elif args.check:
         errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)

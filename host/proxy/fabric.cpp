@@ -9,6 +9,10 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <sched.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <chrono>
 #include <cstring>
@@ -202,6 +206,18 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
   d_->check(fi_endpoint(d_->dom, i, &d_->ep, nullptr), "fi_endpoint");
   d_->check(fi_ep_bind(d_->ep, &d_->cq->fid, FI_TRANSMIT | FI_RECV), "fi_ep_bind (completion queue)");
   d_->check(fi_ep_bind(d_->ep, &d_->av->fid, 0), "fi_ep_bind (address vector)");
+  if (d_->provider == "shm") {
+    // shm names its region in /dev/shm after the PID by default ("<pid>:<domain>:<endpoint>"). A
+    // process killed before closing its endpoint leaves that region behind, and a later process
+    // given the same PID then fails fi_enable (EBUSY, or SIGBUS on a truncated leftover). A name
+    // no earlier process can have taken: the PID and 64 random bits.
+    uint64_t nonce = 0;
+    if (getrandom(&nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce)
+      nonce = (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
+    char name[64];
+    snprintf(name, sizeof name, "gio-%d-%016llx", (int)getpid(), (unsigned long long)nonce);
+    d_->check(fi_setname(&d_->ep->fid, name, strlen(name) + 1), "fi_setname (the shm region's name)");
+  }
   d_->check(fi_enable(d_->ep), "fi_enable");
 }
 

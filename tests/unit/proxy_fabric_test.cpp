@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -130,6 +134,31 @@ TEST(ProxyFabricOpen, UnknownProviderIsAClearError) {
   } catch (const fabric_error& e) {
     EXPECT_NE(std::string(e.what()).find("no-such-provider"), std::string::npos) << e.what();
   }
+}
+
+// A process killed before closing its endpoint leaves its shm region behind (/dev/shm), named by
+// libfabric after its PID by default. When a later process gets that PID back, an endpoint named
+// the default way finds the name taken and fi_enable fails with EBUSY: CI saw exactly that. Here
+// this process's own default names are taken by stale regions before it opens an endpoint.
+TEST(ProxyFabricOpen, StaleShmRegionOfAnEarlierProcessWithThisPid) {
+  std::vector<std::string> stale;
+  for (int dom = 0; dom < 4; ++dom)
+    for (int ep = 0; ep < 64; ++ep) {
+      const std::string n = "/" + std::to_string(getpid()) + ":" + std::to_string(dom) + ":" + std::to_string(ep);
+      const int fd = shm_open(n.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+      if (fd < 0) continue;  // already there: not ours to remove
+      close(fd);
+      stale.push_back(n);
+    }
+  ASSERT_FALSE(stale.empty());
+  std::string err;
+  try {
+    fabric f("shm", 1000);
+  } catch (const fabric_error& e) {
+    err = e.what();
+  }
+  for (const std::string& n : stale) shm_unlink(n.c_str());
+  EXPECT_EQ(err, "") << "a stale region from an earlier process with this PID stopped the endpoint";
 }
 
 }  // namespace

@@ -26,9 +26,24 @@ constexpr unsigned kTurn = 16;
 // Largest single RMA message; larger puts and gets are split.
 constexpr uint64_t kChunk = 16ull << 20;
 
+using clk = std::chrono::steady_clock;
+inline double us_since(clk::time_point t0) { return std::chrono::duration<double, std::micro>(clk::now() - t0).count(); }
+
+// Where a staged put's time goes, summed over the run and printed at shmem_finalize under
+// GIO_DEBUG=1: the pipeline is as fast as its slowest stage only if no stage waits for another.
+struct staging_times {
+  uint64_t puts = 0, chunks = 0, bytes = 0, landed = 0;
+  double total = 0;   // source: staged puts from start to the last acknowledgement
+  double window = 0;  // source: waiting for an acknowledgement to open the window
+  double copy = 0;    // source: waiting for a chunk's device-to-host copy
+  double send = 0;    // source: inside the send until the staging slot may be reused
+  double land = 0;    // target: from a chunk's arrival to its copy into the heap being done
+};
+
 struct executor {
   runtime& r;
   proxy_state& p;
+  staging_times st;
   // The command in progress: its requests share one token, and its replies are counted.
   uint64_t token = 0, last_token = 0;
   uint64_t replies = 0;
@@ -79,6 +94,7 @@ struct executor {
     const uint8_t* buf;
     int to;  // the source PE
     proxy_msg ack;
+    clk::time_point arrived;
   };
   std::deque<landing> landings;
 
@@ -91,6 +107,8 @@ struct executor {
     while (!landings.empty() && gpu::nic_copy_done(landings.front().ticket)) {
       const landing l = landings.front();
       landings.pop_front();
+      st.land += us_since(l.arrived);
+      ++st.landed;
       send_reply(l.to, l.ack, 0);
       p.fab->repost(l.buf);
       any = true;
@@ -128,7 +146,7 @@ struct executor {
         break;
       case PROXY_MSG_PUT_REQ:  // acknowledged once the bytes are in the heap: the source's quiet waits for it
         rep.kind = PROXY_MSG_PUT_ACK;
-        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, buf + sizeof m, m.len), buf, m.src, rep});
+        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, buf + sizeof m, m.len), buf, m.src, rep, clk::now()});
         return false;
       case PROXY_MSG_GET_REQ:
         rep.kind = PROXY_MSG_GET_REP;
@@ -230,22 +248,33 @@ struct executor {
       else
         ticket[k % slots] = gpu::nic_copy_start(to, src + k * p.chunk, bytes(k));
     };
+    const auto t_put = clk::now();
     begin();
     for (uint64_t k = 0; k < chunks && k < slots; ++k) copy_in(k);
     for (uint64_t k = 0; k < chunks; ++k) {
       // At most `depth` chunks unacknowledged: the target's receives are counted for that many from
       // each peer (proxy_connect.cpp), and a send to a target without a free receive waits for it.
+      auto t0 = clk::now();
       if (k >= p.depth) wait_for([&] { return replies > k - p.depth; }, c.pe, "the acknowledgements of a staged put");
+      st.window += us_since(t0);
+      t0 = clk::now();
       const uint64_t t = ticket[k % slots];
       wait_for([&] { return gpu::nic_copy_done(t); }, c.pe, "a staging copy (device to host)");
+      st.copy += us_since(t0);
       proxy_msg m{};
       m.kind = PROXY_MSG_PUT_REQ;
       m.roff = c.roff + k * p.chunk;
       m.len = bytes(k);
+      t0 = clk::now();
       send(c.pe, (unsigned)(k % slots), m, m.len);  // returns once the slot may be reused
+      st.send += us_since(t0);
       if (k + slots < chunks) copy_in(k + slots);
     }
     wait_replies(c.pe, chunks, "the acknowledgements of a staged put");
+    st.total += us_since(t_put);
+    ++st.puts;
+    st.chunks += chunks;
+    st.bytes += c.len;
   }
 
   void get(gio_proxy_ring_v1& q, uint32_t slot, const gio_proxy_cmd_v1& c) {
@@ -352,6 +381,13 @@ void proxy_run(runtime& r, proxy_state& p) {
       else if (idle > 64)
         sched_yield();
     }
+    const staging_times& t = ex.st;
+    if (t.puts || t.landed)
+      info(1, "proxy: staged puts: %llu (%llu chunks, %.1f MiB) took %.0f us: waiting for the window %.0f, for "
+              "device-to-host copies %.0f, in sends %.0f; %llu chunks landed here, %.1f us each from arrival to "
+              "landed (GIO_PROXY_CHUNK=%zu, GIO_PROXY_DEPTH=%u)",
+           (unsigned long long)t.puts, (unsigned long long)t.chunks, t.bytes / 1048576.0, t.total, t.window, t.copy,
+           t.send, (unsigned long long)t.landed, t.landed ? t.land / t.landed : 0.0, p.chunk, p.depth);
   } catch (const proxy::fabric_error& e) {
     if (!current.q) fatal(GIO_ERR_TRANSPORT, "proxy thread", "%s (serving a peer's request)", e.what());
     ex.bad(*current.q, current.idx, current.c, e.what());

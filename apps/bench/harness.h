@@ -15,6 +15,7 @@ extern run_env g_env;
 inline bool is_a() { return g_env.me == g_opt.pair_a; }
 inline bool is_b() { return g_env.me == g_opt.pair_b; }
 inline bool in_pair() { return is_a() || is_b(); }
+inline bool pair_is_self() { return g_opt.pair_a == g_opt.pair_b; }  // --pair A,A: no peer to answer
 inline int peer_pe() { return is_a() ? g_opt.pair_b : g_opt.pair_a; }
 
 // Aborts the whole job with the failed call's name when e is an error.

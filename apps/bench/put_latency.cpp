@@ -91,7 +91,7 @@ void device_rounds(const buffers& b, scope_t sc, int wgs, size_t bytes) {
   const unsigned threads = latency_threads(sc);
   std::vector<double> pp, nq;
   std::vector<uint64_t> ns(wgs);
-  const bool self = g_opt.pair_a == g_opt.pair_b;  // no peer to answer a ping-pong
+  const bool self = pair_is_self();  // no peer to answer a ping-pong
   for (int rep = 0; rep < g_opt.reps; ++rep) {
     if (!self) pair_step(b.sig, (size_t)wgs * kSigWords, [&] {
       with_scope(sc, [&](auto tag) {
@@ -168,7 +168,7 @@ void run_put_latency() {
   for (scope_t sc : g_opt.scopes)
     for (int wgs : g_opt.wgs)
       for (size_t s : sizes) device_rounds(b, sc, wgs, s);
-  if (g_opt.pair_a != g_opt.pair_b)
+  if (!pair_is_self())
     for (size_t s : sizes) interk_rounds(b, s);
   hip_check(hipFree(b.out), "hipFree");
   b_free(b.sig);

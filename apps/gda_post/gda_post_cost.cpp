@@ -20,26 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "apps/gda_post/post_cost.h"
 #include "apps/gda_post/post_variants.h"
 #include "device/gda/gda_post.h"
 #include "host/gda/gda_tmpl.h"
 
-#define CHECK(call)                                                                                      \
-  do {                                                                                                   \
-    hipError_t e_ = (call);                                                                              \
-    if (e_ != hipSuccess) {                                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));             \
-      exit(1);                                                                                           \
-    }                                                                                                    \
-  } while (0)
+using namespace post_cost;
 
 namespace {
-constexpr uint32_t kSlots = 4096;
 enum build { BUILD_TEMPLATE, BUILD_FULL, BUILD_DEDICATED };
 const char* const kBuildName[] = {"tmpl", "full", "dedic"};
 const char* const kBuildJson[] = {"template", "full", "dedicated"};
-enum scope { SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG };
-const char* const kScopeName[] = {"thread", "wave", "wg"};
 
 template <int BUILD>
 __device__ void post_one(gio_gda_queue_v1* q, const gio::dev::gda::wqe_args& a) {
@@ -56,21 +47,10 @@ template <int BUILD, int SCOPE>
 __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64_t raddr_base, int posts,
                             unsigned long long* cycles) {
   gio_gda_queue_v1* q = &queues[blockIdx.x];
-  if (SCOPE == SCOPE_THREAD && threadIdx.x != 0) return;
-  const unsigned lanes = SCOPE == SCOPE_WAVE ? blockDim.x : 1;
-  unsigned long long total = 0;
-  for (int i = 0; i < posts; ++i) {
-    const long long t0 = clock64();
-    if (SCOPE == SCOPE_WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
-    if (SCOPE == SCOPE_WAVE || threadIdx.x == 0) {
-      const uint64_t k = (uint64_t)i * lanes + threadIdx.x % lanes;
-      gio::dev::gda::wqe_args a{raddr_base + k * 64, (uint64_t)(uintptr_t)(src + k * 64), 64, 0, 0, 0};
-      post_one<BUILD>(q, a);
-    }
-    if (SCOPE == SCOPE_WG) __syncthreads();
-    total += (unsigned long long)(clock64() - t0);
-  }
-  if (threadIdx.x == 0) cycles[blockIdx.x] = total;
+  time_posts<SCOPE>(posts, cycles, [&](uint64_t k) {
+    gio::dev::gda::wqe_args a{raddr_base + k * 64, (uint64_t)(uintptr_t)(src + k * 64), 64, 0, 0, 0};
+    post_one<BUILD>(q, a);
+  });
 }
 
 template <int BUILD>
@@ -123,10 +103,6 @@ struct queues {
   }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,10 +118,7 @@ int main(int argc, char** argv) {
   shmem_init();
   hipDeviceProp_t prop;
   CHECK(hipGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-#if defined(GIO_PLATFORM_CUDA)
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-#endif
+  const int khz = clock_khz();
   const int wave = prop.warpSize;
   // A wave posts `wave` WQEs per call; keep every measurement inside one ring.
   const int wave_posts = std::min(posts, (int)kSlots / wave);
@@ -164,23 +137,14 @@ int main(int argc, char** argv) {
           const int n_posts = sc == SCOPE_WAVE ? wave_posts : posts;
           const int per_call = sc == SCOPE_WAVE ? wave : 1;  // WQEs one call of the kernel's loop posts
           const int threads = sc == SCOPE_WG ? 256 : wave;
-          std::vector<double> per;
-          for (int r = 0; r < reps + 1; ++r) {
+          auto k = build == BUILD_FULL        ? kernel_for<BUILD_FULL>(sc)
+                   : build == BUILD_DEDICATED ? kernel_for<BUILD_DEDICATED>(sc)
+                                              : kernel_for<BUILD_TEMPLATE>(sc);
+          const std::vector<double> per = per_call_cycles(reps, wgs, n_posts, cycles, [&] {
             Q.reset();
-            auto k = build == BUILD_FULL        ? kernel_for<BUILD_FULL>(sc)
-                     : build == BUILD_DEDICATED ? kernel_for<BUILD_DEDICATED>(sc)
-                                                : kernel_for<BUILD_TEMPLATE>(sc);
             hipLaunchKernelGGL(k, dim3(wgs), dim3(threads), 0, 0, Q.desc, src, 0x10000ull, n_posts, cycles);
-            CHECK(hipGetLastError());
-            CHECK(hipDeviceSynchronize());
-            std::vector<unsigned long long> c(wgs);
-            CHECK(hipMemcpy(c.data(), cycles, wgs * sizeof(c[0]), hipMemcpyDeviceToHost));
-            double sum = 0;
-            for (auto x : c) sum += (double)x;
-            if (r > 0) per.push_back(sum / wgs / n_posts);  // cycles per call; first launch is warm-up
-          }
-          std::sort(per.begin(), per.end());
-          const double med = median(per), wqe = med / per_call, ns = clock_khz ? wqe / (clock_khz / 1e6) : 0;
+          });
+          const double med = median(per), wqe = med / per_call, ns = khz ? wqe / (khz / 1e6) : 0;
           printf("%-8s %-6s %-6s %4d %5d  %14.1f %14.1f %14.1f  min %.1f max %.1f cycles/call\n",
                  host_mem ? "host" : "device", kScopeName[sc], kBuildName[build], wgs, per_call, med, wqe, ns,
                  per.front(), per.back());

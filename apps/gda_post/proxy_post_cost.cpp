@@ -21,21 +21,12 @@
 #include <thread>
 #include <vector>
 
+#include "apps/gda_post/post_cost.h"
 #include "device/proxy/proxy_post.h"
 
-#define CHECK(call)                                                                                      \
-  do {                                                                                                   \
-    hipError_t e_ = (call);                                                                              \
-    if (e_ != hipSuccess) {                                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_));             \
-      exit(1);                                                                                           \
-    }                                                                                                    \
-  } while (0)
+using namespace post_cost;
 
 namespace {
-constexpr uint32_t kSlots = 4096;
-enum scope { SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG };
-const char* const kScopeName[] = {"thread", "wave", "wg"};
 
 __device__ gio_proxy_cmd_v1 put_cmd(uint64_t k) {
   gio_proxy_cmd_v1 c{};
@@ -52,18 +43,7 @@ __device__ gio_proxy_cmd_v1 put_cmd(uint64_t k) {
 template <int SCOPE>
 __global__ void post_kernel(gio_proxy_ring_v1* rings, int posts, unsigned long long* cycles) {
   gio_proxy_ring_v1* r = &rings[blockIdx.x];
-  if (SCOPE == SCOPE_THREAD && threadIdx.x != 0) return;
-  const unsigned lanes = SCOPE == SCOPE_WAVE ? blockDim.x : 1;
-  unsigned long long total = 0;
-  for (int i = 0; i < posts; ++i) {
-    const long long t0 = clock64();
-    if (SCOPE == SCOPE_WG) __syncthreads();  // work-group scope: the whole group enters, one lane posts
-    if (SCOPE == SCOPE_WAVE || threadIdx.x == 0)
-      gio::dev::proxy::post("gio-proxy-post", r, put_cmd((uint64_t)i * lanes + threadIdx.x % lanes));
-    if (SCOPE == SCOPE_WG) __syncthreads();
-    total += (unsigned long long)(clock64() - t0);
-  }
-  if (threadIdx.x == 0) cycles[blockIdx.x] = total;
+  time_posts<SCOPE>(posts, cycles, [&](uint64_t k) { gio::dev::proxy::post("gio-proxy-post", r, put_cmd(k)); });
 }
 
 // One thread: post, wait for the completion counter, `n` times; the GPU-clock ns of each.
@@ -117,10 +97,6 @@ struct rings {
   }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,10 +117,7 @@ int main(int argc, char** argv) {
   shmem_init();
   hipDeviceProp_t prop;
   CHECK(hipGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-#if defined(GIO_PLATFORM_CUDA)
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-#endif
+  const int khz = clock_khz();
   const int wave = prop.warpSize;
   const int wave_posts = std::min(posts, (int)kSlots / wave);
   unsigned long long* cycles;
@@ -159,19 +132,11 @@ int main(int argc, char** argv) {
       const int per_call = sc == SCOPE_WAVE ? wave : 1;
       const int threads = sc == SCOPE_WG ? 256 : wave;
       auto k = sc == SCOPE_WAVE ? post_kernel<SCOPE_WAVE> : sc == SCOPE_WG ? post_kernel<SCOPE_WG> : post_kernel<SCOPE_THREAD>;
-      std::vector<double> per;
-      for (int r = 0; r < reps + 1; ++r) {
+      const std::vector<double> per = per_call_cycles(reps, wgs, n_posts, cycles, [&] {
         R.reset();
         hipLaunchKernelGGL(k, dim3(wgs), dim3(threads), 0, 0, R.desc, n_posts, cycles);
-        CHECK(hipGetLastError());
-        CHECK(hipDeviceSynchronize());
-        std::vector<unsigned long long> c(wgs);
-        CHECK(hipMemcpy(c.data(), cycles, wgs * sizeof(c[0]), hipMemcpyDeviceToHost));
-        double sum = 0;
-        for (auto x : c) sum += (double)x;
-        if (r > 0) per.push_back(sum / wgs / n_posts);  // the first launch is a warm-up
-      }
-      const double med = median(per), cmd = med / per_call, ns = clock_khz ? cmd / (clock_khz / 1e6) : 0;
+      });
+      const double med = median(per), cmd = med / per_call, ns = khz ? cmd / (khz / 1e6) : 0;
       printf("%-6s %4d %5d  %14.1f %14.1f %14.1f\n", kScopeName[sc], wgs, per_call, med, cmd, ns);
       if (out)
         fprintf(out, "{\"bench\":\"proxy_post_cost\",\"scope\":\"%s\",\"work_groups\":%d,\"cmds_per_call\":%d,\"reps\":%d,"
@@ -219,25 +184,21 @@ int main(int argc, char** argv) {
     host_rt.push_back(seen_at[i] - seen_at[i - 1]);
     gpu_rt.push_back((double)g[i]);
   }
-  std::sort(host_rt.begin(), host_rt.end());
-  std::sort(gpu_rt.begin(), gpu_rt.end());
-  auto pct = [](const std::vector<double>& v, double p) { return v[(size_t)(p * (v.size() - 1))]; };
   printf("\n# handoff: a kernel posts a command, a host thread sees it and publishes its completion, the kernel "
          "sees that (%zu round trips)\n", gpu_rt.size());
   printf("%-34s %10s %10s %10s\n", "ns per round trip", "p10", "median", "p90");
-  printf("%-34s %10.0f %10.0f %10.0f\n", "GPU clock: post to completion seen", pct(gpu_rt, 0.1), pct(gpu_rt, 0.5),
-         pct(gpu_rt, 0.9));
-  printf("%-34s %10.0f %10.0f %10.0f\n", "host clock: command to command", pct(host_rt, 0.1), pct(host_rt, 0.5),
-         pct(host_rt, 0.9));
-  if (out) {
-    fprintf(out, "{\"bench\":\"proxy_handoff\",\"clock\":\"gpu\",\"metric\":\"ns_per_round_trip\",\"median\":%.0f,\"p10\":%.0f,"
-            "\"p90\":%.0f,\"n\":%zu,\"device\":\"%s\",\"platform\":\"%s\"}\n",
-            pct(gpu_rt, 0.5), pct(gpu_rt, 0.1), pct(gpu_rt, 0.9), gpu_rt.size(), prop.name, GIO_PLATFORM_NAME);
-    fprintf(out, "{\"bench\":\"proxy_handoff\",\"clock\":\"host\",\"metric\":\"ns_per_round_trip\",\"median\":%.0f,\"p10\":%.0f,"
-            "\"p90\":%.0f,\"n\":%zu,\"device\":\"%s\",\"platform\":\"%s\"}\n",
-            pct(host_rt, 0.5), pct(host_rt, 0.1), pct(host_rt, 0.9), host_rt.size(), prop.name, GIO_PLATFORM_NAME);
-    fclose(out);
-  }
+  auto report = [&](std::vector<double> v, const char* clock, const char* label) {
+    std::sort(v.begin(), v.end());
+    auto pct = [&](double p) { return v[(size_t)(p * (v.size() - 1))]; };
+    printf("%-34s %10.0f %10.0f %10.0f\n", label, pct(0.1), pct(0.5), pct(0.9));
+    if (out)
+      fprintf(out, "{\"bench\":\"proxy_handoff\",\"clock\":\"%s\",\"metric\":\"ns_per_round_trip\",\"median\":%.0f,"
+              "\"p10\":%.0f,\"p90\":%.0f,\"n\":%zu,\"device\":\"%s\",\"platform\":\"%s\"}\n",
+              clock, pct(0.5), pct(0.1), pct(0.9), v.size(), prop.name, GIO_PLATFORM_NAME);
+  };
+  report(gpu_rt, "gpu", "GPU clock: post to completion seen");
+  report(host_rt, "host", "host clock: command to command");
+  if (out) fclose(out);
   CHECK(hipFree(ns));
   CHECK(hipFree(cycles));
   shmem_finalize();

@@ -2,10 +2,12 @@
 // turns into a message instead of a hang.
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "host/bootstrap/bootstrap.h"
@@ -36,6 +38,31 @@ void wait(MPI_Request* req, const char* what) {
 }
 }  // namespace
 
+// A node is a host name, as it is to Open MPI's launcher: PEs that report the same name share a
+// node, and a node's index is its lowest PE. Exchanged directly rather than through
+// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), which in Open MPI 4.1.6 hung with two PEs on each of
+// two nodes (tests/func/two_nodes.sh) where a plain allgather of the names does not.
+void discover_nodes() {
+  struct name {
+    char s[256];
+  } mine{};
+  if (gethostname(mine.s, sizeof mine.s - 1) != 0) snprintf(mine.s, sizeof mine.s, "(no host name)");
+  std::vector<name> all(g_size);
+  allgather(&mine, all.data(), sizeof mine, "shmem_init (node discovery)");
+  g_node.assign(g_size, 0);
+  g_local_rank = 0;
+  g_local_size = 0;
+  for (int pe = 0; pe < g_size; ++pe) {
+    int first = 0;
+    while (strcmp(all[first].s, all[pe].s) != 0) ++first;
+    g_node[pe] = first;
+    if (strcmp(all[pe].s, mine.s) == 0) {
+      if (pe < g_rank) ++g_local_rank;
+      ++g_local_size;
+    }
+  }
+}
+
 int init(int shmem_thread_level, uint64_t timeout_ms) {
   g_timeout_ms = timeout_ms;
   int inited = 0, provided = MPI_THREAD_SINGLE;
@@ -52,16 +79,7 @@ int init(int shmem_thread_level, uint64_t timeout_ms) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   log_set_pe(g_rank, 0);
-  MPI_Comm local;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_rank, MPI_INFO_NULL, &local);
-  MPI_Comm_rank(local, &g_local_rank);
-  MPI_Comm_size(local, &g_local_size);
-  // Node index = world rank of the node's local rank 0.
-  int leader = g_local_rank == 0 ? g_rank : -1;
-  MPI_Bcast(&leader, 1, MPI_INT, 0, local);
-  MPI_Comm_free(&local);
-  g_node.assign(g_size, 0);
-  allgather(&leader, g_node.data(), sizeof(int), "shmem_init (node discovery)");
+  discover_nodes();
   for (int i = 0; i < 4; ++i)
     if (mpi_levels[i] == provided) return i;
   return 0;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 
@@ -11,7 +12,19 @@ namespace gio {
 namespace {
 int g_pe = -1;
 int g_debug = 0;
+std::atomic<void (*)()> g_at_abort[8];
+std::atomic<unsigned> g_at_abort_n{0};
 }  // namespace
+
+void at_abort(void (*fn)()) {
+  const unsigned i = g_at_abort_n.fetch_add(1);
+  if (i < 8) g_at_abort[i].store(fn);
+}
+void run_at_abort() {
+  const unsigned n = g_at_abort_n.load();
+  for (unsigned i = 0; i < n && i < 8; ++i)
+    if (void (*fn)() = g_at_abort[i].load()) fn();
+}
 
 int log_pe() { return g_pe; }
 void log_set_pe(int pe, int debug_level) {
@@ -47,5 +60,6 @@ extern "C" void gio_host_abort(int status) {
   fflush(stdout);
   fflush(stderr);
   (void)status;  // the message already said what went wrong; the exit code says "GIO aborted"
+  gio::run_at_abort();
   _exit(GIO_EXIT_CODE);
 }

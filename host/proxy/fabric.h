@@ -74,6 +74,11 @@ class fabric {
   bool take_message(const std::function<bool(const uint8_t*, size_t)>& fn);
   void repost(const uint8_t* buf);
 
+  // shm: removes this endpoint's region from /dev/shm once every peer has mapped it (after
+  // insert_peers on every PE), so nothing is left there however the process ends; the mappings
+  // stay. A no-op for other providers.
+  void release_name();
+
   // Drives progress for providers that need the target to poll (manual progress): a proxy
   // thread calls it while idle.
   void progress();
@@ -82,6 +87,14 @@ class fabric {
   struct impl;
   std::unique_ptr<impl> d_;
 };
+
+// shm endpoints' regions in /dev/shm (names "gio-<PID namespace>-<PID>-<random>"), which shm
+// removes only at fi_close. unlink_own_shm_regions removes this process's (async-signal-safe: for
+// an abort, which runs no destructors). remove_dead_shm_regions removes those in `dir` of
+// processes of this PID namespace that no longer exist and says how many; every shm endpoint
+// opened calls it on /dev/shm.
+void unlink_own_shm_regions();
+unsigned remove_dead_shm_regions(const char* dir);
 
 }  // namespace proxy
 }  // namespace gio

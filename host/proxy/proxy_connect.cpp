@@ -94,6 +94,9 @@ void exchange(runtime& r, proxy_state& p) {
   std::vector<proxy::remote_region> regs(r.n_pes);
   boot::allgather(&reg, regs.data(), sizeof reg, "shmem_init (proxy heap keys)");
   for (int pe = 0; pe < r.n_pes; ++pe) p.fab->set_peer_region(pe, regs[pe]);
+  // Every PE has inserted every address (shm maps the peers' regions then): the names can go.
+  boot::barrier("shmem_init (proxy endpoints connected)");
+  p.fab->release_name();
 }
 
 void layout_rings(runtime& r, proxy_state& p) {
@@ -154,6 +157,10 @@ void proxy_connect(runtime& r) {
   std::string why;
   const std::string want = pick_provider(r, &why);
   pick_iface(r);
+  // An abort runs no destructors: shm's region would stay in /dev/shm (fabric.h).
+  static bool hooked = false;
+  if (!hooked) at_abort(proxy::unlink_own_shm_regions);
+  hooked = true;
   try {
     p->fab.reset(new proxy::fabric(want, (unsigned)r.cfg.GIO_TIMEOUT_MS));
     p->provider = p->fab->provider();

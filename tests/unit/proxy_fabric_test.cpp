@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -159,6 +162,81 @@ TEST(ProxyFabricOpen, StaleShmRegionOfAnEarlierProcessWithThisPid) {
   }
   for (const std::string& n : stale) shm_unlink(n.c_str());
   EXPECT_EQ(err, "") << "a stale region from an earlier process with this PID stopped the endpoint";
+}
+
+// ---- shm regions in /dev/shm (fabric.h): nothing is left there however a process ends ----------
+std::string pid_ns() {
+  struct stat st;
+  return stat("/proc/self/ns/pid", &st) == 0 ? std::to_string(st.st_ino) : "0";
+}
+
+// This process's shm regions in `dir`.
+std::vector<std::string> own_regions(const char* dir = "/dev/shm") {
+  const std::string prefix = "gio-" + pid_ns() + "-" + std::to_string(getpid()) + "-";
+  std::vector<std::string> found;
+  if (DIR* d = opendir(dir)) {
+    while (dirent* e = readdir(d))
+      if (strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) found.push_back(e->d_name);
+    closedir(d);
+  }
+  return found;
+}
+
+// Released once both have inserted each other's address: the names are gone and the endpoints
+// still reach each other (shm mapped the regions at insert_peers).
+TEST(ProxyShmRegions, ReleasedNamesLeaveNothingAndTrafficGoesOn) {
+  pair_of_pes p("shm");
+  EXPECT_EQ(own_regions().size(), 2u) << "one region per endpoint, named gio-<PID namespace>-<PID>-<random>";
+  p.a->release_name();
+  p.b->release_name();
+  EXPECT_EQ(own_regions().size(), 0u);
+  const uint64_t v = 0x1122334455667788ull;
+  p.a->write(1, 64, &v, 8);
+  EXPECT_EQ(p.heap_b[8], v);
+  EXPECT_EQ(p.a->atomic(1, 64, amo_kind::fetch_add, 8, 1), v);
+  uint64_t back = 0;
+  p.a->read(1, 64, &back, 8);
+  EXPECT_EQ(back, v + 1);
+}
+
+// What an abort runs (host/log.h at_abort): this process's regions go.
+TEST(ProxyShmRegions, AbortHookRemovesThisProcesssRegions) {
+  fabric f("shm", 1000);
+  ASSERT_EQ(own_regions().size(), 1u);
+  gio::proxy::unlink_own_shm_regions();
+  EXPECT_EQ(own_regions().size(), 0u);
+}
+
+// Regions of processes that no longer exist, in this PID namespace, are removed; nothing else.
+TEST(ProxyShmRegions, RemovesOnlyTheRegionsOfProcessesThatAreGone) {
+  char dir[] = "/tmp/gio-shm-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);  // its PID now names no process (reuse within the test is unlikely)
+  const std::string ns = pid_ns(), dead = std::to_string(child), alive = std::to_string(getpid());
+  const std::string other_ns = std::to_string(std::stoull(ns) + 1);
+  const std::vector<std::string> files = {
+      "gio-" + ns + "-" + dead + "-0123456789abcdef",         // gone: removed
+      "gio-" + ns + "-" + alive + "-0123456789abcdef",        // this process: kept
+      "gio-" + other_ns + "-" + dead + "-0123456789abcdef",   // another PID namespace: kept
+      "gio-" + dead + "-0123456789abcdef",                    // an older name without one: kept
+      "gio-" + ns + "-" + dead + "-0123456789abcdef.bak",     // not a region name: kept
+      "gio-heap-" + dead,                                     // not a region name: kept
+  };
+  for (const std::string& f : files) {
+    const int fd = open((std::string(dir) + "/" + f).c_str(), O_CREAT | O_WRONLY, 0600);
+    ASSERT_GE(fd, 0) << f;
+    close(fd);
+  }
+  EXPECT_EQ(gio::proxy::remove_dead_shm_regions(dir), 1u);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string path = std::string(dir) + "/" + files[i];
+    EXPECT_EQ(access(path.c_str(), F_OK) == 0, i != 0) << files[i];
+    unlink(path.c_str());
+  }
+  rmdir(dir);
 }
 
 }  // namespace

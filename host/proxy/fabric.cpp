@@ -1,5 +1,6 @@
 // libfabric endpoint of the proxy transport (see fabric.h).
 #include "host/proxy/fabric.h"
+#include "host/proxy/shm_names.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -8,16 +9,9 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
-#include <dirent.h>
 #include <sched.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
 #include <cstdio>
 
 #include <chrono>
@@ -42,61 +36,7 @@ constexpr uint64_t kRequestedKey = 0x6710;  // the key asked for where the provi
 
 fi_datatype datatype(size_t bytes) { return bytes == 4 ? FI_UINT32 : FI_UINT64; }
 
-// ---- shm regions in /dev/shm -------------------------------------------------------------------
-// shm keeps an endpoint's region in /dev/shm under the endpoint's name until fi_close. A process
-// that is aborted or killed never closes it, and every run that ends so would leave its regions
-// behind (16 MiB each). So the names say whose they are, "gio-<PID namespace>-<PID>-<64 random
-// bits>": an aborting process removes its own (unlink_own_shm_regions), and opening an shm endpoint removes
-// those of processes in this PID namespace that no longer exist.
-uint64_t pid_namespace() {
-  struct stat st;
-  return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
-// This process's open regions, as shm_unlink names them; read by the abort hook, so fixed arrays.
-constexpr int kRegions = 8;
-char g_regions[kRegions][64];
-std::atomic<bool> g_region_used[kRegions];
-
-int remember_region(const char* name) {
-  for (int i = 0; i < kRegions; ++i) {
-    bool f = false;
-    if (g_region_used[i].load() || !g_region_used[i].compare_exchange_strong(f, true)) continue;
-    g_region_used[i].store(false);  // not readable by the hook until the name is complete
-    snprintf(g_regions[i], sizeof g_regions[i], "/%s", name);
-    g_region_used[i].store(true);
-    return i;
-  }
-  return -1;  // more than kRegions endpoints at once: the rest are not removed on abort
-}
-
-void forget_region(int i) {
-  if (i >= 0) g_region_used[i].store(false);
-}
-
 }  // namespace
-
-void unlink_own_shm_regions() {
-  for (int i = 0; i < kRegions; ++i)
-    if (g_region_used[i].load()) shm_unlink(g_regions[i]);
-}
-
-unsigned remove_dead_shm_regions(const char* dir) {
-  const uint64_t ns = pid_namespace();
-  DIR* d = opendir(dir);
-  if (!d) return 0;
-  unsigned removed = 0;
-  while (dirent* e = readdir(d)) {
-    unsigned long long their_ns = 0, nonce = 0;
-    int pid = 0, end = 0;
-    if (sscanf(e->d_name, "gio-%llu-%d-%16llx%n", &their_ns, &pid, &nonce, &end) != 3 || e->d_name[end] != '\0')
-      continue;
-    if (their_ns != ns || pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
-    if (unlinkat(dirfd(d), e->d_name, 0) == 0) ++removed;
-  }
-  closedir(d);
-  return removed;
-}
 
 struct fabric::impl {
   std::string provider;
@@ -271,24 +211,18 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
     // shm names its region in /dev/shm after the PID by default ("<pid>:<domain>:<endpoint>"). A
     // process killed before closing its endpoint leaves that region behind, and a later process
     // given the same PID then fails fi_enable (EBUSY, or SIGBUS on a truncated leftover). A name
-    // no earlier process can have taken, which also says whose it is (see pid_namespace above).
+    // no earlier process can have taken, which also says whose it is (shm_names.h).
     remove_dead_shm_regions("/dev/shm");
-    uint64_t nonce = 0;
-    if (getrandom(&nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce)
-      nonce = (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
-    char name[64];
-    snprintf(name, sizeof name, "gio-%llu-%d-%016llx", (unsigned long long)pid_namespace(), (int)getpid(),
-             (unsigned long long)nonce);
-    d_->check(fi_setname(&d_->ep->fid, name, strlen(name) + 1), "fi_setname (the shm region's name)");
-    d_->region = remember_region(name);
+    const std::string name = new_shm_name();
+    d_->check(fi_setname(&d_->ep->fid, (void*)name.c_str(), name.size() + 1), "fi_setname (the shm region's name)");
+    d_->region = remember_shm_name(name);
   }
   d_->check(fi_enable(d_->ep), "fi_enable");
 }
 
 void fabric::release_name() {
   if (d_->region < 0) return;
-  shm_unlink(g_regions[d_->region]);
-  forget_region(d_->region);
+  release_shm_name(d_->region);
   d_->region = -1;
 }
 
@@ -296,7 +230,7 @@ fabric::~fabric() {
   // The endpoint first: it owns the posted receives that name the buffers closed after it.
   if (d_->ep) fi_close(&d_->ep->fid);
   d_->ep = nullptr;
-  forget_region(d_->region);
+  forget_shm_name(d_->region);
   for (auto& r : d_->recvs)
     if (r->mr) fi_close(&r->mr->fid);
   for (impl::local_reg& l : d_->locals) fi_close(&l.mr->fid);

@@ -88,13 +88,6 @@ class fabric {
   std::unique_ptr<impl> d_;
 };
 
-// shm endpoints' regions in /dev/shm (names "gio-<PID namespace>-<PID>-<random>"), which shm
-// removes only at fi_close. unlink_own_shm_regions removes this process's (async-signal-safe: for
-// an abort, which runs no destructors). remove_dead_shm_regions removes those in `dir` of
-// processes of this PID namespace that no longer exist and says how many; every shm endpoint
-// opened calls it on /dev/shm.
-void unlink_own_shm_regions();
-unsigned remove_dead_shm_regions(const char* dir);
 
 }  // namespace proxy
 }  // namespace gio

@@ -8,6 +8,7 @@
 #include "host/gda/gda_state.h"  // mlx5_device_count
 #include "host/log.h"
 #include "host/proxy/fabric.h"
+#include "host/proxy/shm_names.h"
 #include "host/proxy/proxy_msg.h"
 #include "host/proxy/proxy_state.h"
 #include "host/runtime.h"

@@ -2,6 +2,7 @@
 // PE 0 and PE 1, over each provider the proxy uses on one node (shm) and across nodes
 // (tcp;ofi_rxm, bound to loopback). A thread drives PE 1's progress, as its proxy thread will.
 #include "host/proxy/fabric.h"
+#include "host/proxy/shm_names.h"
 
 #include <gtest/gtest.h>
 

@@ -30,6 +30,10 @@
     "GPU path on the host platform)")                                                                \
   X(GIO_PROXY_CHUNK, U64, "1M", "proxy: bytes per staged message (4K..64M)")                         \
   X(GIO_PROXY_DEPTH, U64, "2", "proxy: staged messages of one put or get in flight (1..16)")         \
+  X(GIO_PROXY_SHM_INBOX, BOOL, "1",                                                                \
+    "proxy: staged puts between the PEs of one node over shm go through shared-memory inboxes (the "  \
+    "source's device-to-host copy writes the target's inbox, its proxy copies that into the heap); "  \
+    "0 sends them as messages")                                                                     \
   X(GIO_PROXY_SLOTS, U64, "256", "proxy: commands per ring (power of two, 16..32768)")             \
   X(GIO_PROXY_BOUNCE_BYTES, U64, "64K",                                                            \
     "proxy: bounce buffer per ring for kernel buffers outside the symmetric heap (power of two, "     \

@@ -4,7 +4,8 @@
 #     a separate step, the `tools` tests of the report scripts);
 #  2. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin);
 #  3. builds the host platform with ASan+UBSan (build-asan) and with TSan (build-tsan, clang++-14)
-#     and runs the unit and platform tests and the 2-PE functional suite over p2p and gda under each;
+#     and runs the unit and platform tests and the 2-PE functional suite over p2p and gda under each
+#     (and over the proxy under ASan);
 #  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin);
 #  5. compiles the hip platform (gfx90a, gfx940) with every test, app and example.
 # Environment: JOBS (build parallelism), GIO_SKIP_CUDA=1 / GIO_SKIP_HIP=1 to skip a compile check,
@@ -42,10 +43,16 @@ step "tools: the report scripts on committed results (not GIO tests)"
 # 186-342 s): test_rma moves at most 64 KiB + 1 there (tests/func/gio_test.h), the rest runs as
 # in the plain suite. TSan cannot see across processes: a PE's heap written by
 # another PE's softnic or kernel is not checked.
+# Under ASan also the proxy over shm at 2 PEs (not test_signal: 52 s there), whose thread serves
+# peers' requests and copies staged chunks. Not under TSan: a peer's request reaches the proxy
+# thread through another process, so TSan sees no order between, say, shmem_calloc's zeroing by
+# the main thread and the proxy's atomic on those bytes after the barrier (tried: 18 of 28 cases
+# reported such pairs).
 san_tests='^(unit|platform)\.|^func\.test_[a-z0-9_]+\.(p2p|gda|gda_node_per_pe)\.np2$'
-sanitized() {  # sanitized <build dir> <GIO_SANITIZE value> [cmake options]
-  local dir=$1 san=$2 t0=$SECONDS
-  shift 2
+asan_tests="$san_tests|^func\.test_([a-z0-9_]+)\.proxy\.np2\$"
+sanitized() {  # sanitized <build dir> <GIO_SANITIZE value> <test regex> [cmake options]
+  local dir=$1 san=$2 tests=$3 t0=$SECONDS
+  shift 3
   step "host platform with $san: build ($dir)"
   cmake -S . -B "$dir" -G Ninja -DGIO_PLATFORM=host "-DGIO_SANITIZE=$san" -DGIO_BUILD_APPS=OFF -DGIO_TEST_PES=2 \
     "$@" >/dev/null
@@ -53,14 +60,14 @@ sanitized() {  # sanitized <build dir> <GIO_SANITIZE value> [cmake options]
   took "$dir build" $t0
   t0=$SECONDS
   step "host platform with $san: unit, platform and 2-PE functional tests"
-  (cd "$dir" && ctest -R "$san_tests" --output-on-failure --timeout 900)
+  (cd "$dir" && ctest -R "$tests" -E '^func\.test_(signal|stress)\.proxy\.' --output-on-failure --timeout 900)
   took "$dir tests" $t0
 }
 if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  sanitized build-asan address,undefined
+  sanitized build-asan address,undefined "$asan_tests"
   # clang's TSan runtime: GCC 12's makes each fiber switch 25-35x dearer and dies past 8128
   # fibers (cmake/GIOSanitize.cmake); test_amo over gda took 695 s under it, 17 s under clang's.
-  sanitized build-tsan thread -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+  sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
 fi
 
 if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then

@@ -67,6 +67,11 @@ void sync(const char* routine);
 // from kernels and returns the address they use, or nullptr and a reason (host platform: the
 // address itself); unmap_io_for_device undoes it.
 void* map_io_for_device(void* host_addr, size_t bytes, std::string* why);
+// Pins host memory this process did not allocate through the platform (a shared mapping) so
+// copies between it and GPU memory run on copy engines without blocking the caller; a no-op on
+// the host platform. Ranges must not overlap one already registered.
+void host_register(void* p, size_t bytes, const char* routine);
+void host_unregister(void* p);
 void unmap_io_for_device(void* host_addr);
 // A dmabuf file descriptor for this PE's heap, so the NIC can register it without a peer-memory
 // kernel module; -1 where the platform cannot export one. The caller closes it.

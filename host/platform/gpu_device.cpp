@@ -125,5 +125,12 @@ void* map_io_for_device(void* host_addr, size_t bytes, std::string* why) {
 
 void unmap_io_for_device(void* host_addr) { (void)hipHostUnregister(host_addr); }
 
+void host_register(void* p, size_t bytes, const char* routine) {
+  const hipError_t e = hipHostRegister(p, bytes, hipHostRegisterPortable);
+  if (e != hipSuccess)
+    fatal(GIO_ERR_PLATFORM, routine, "hipHostRegister of %zu bytes at %p: %s", bytes, p, hipGetErrorString(e));
+}
+void host_unregister(void* p) { (void)hipHostUnregister(p); }
+
 }  // namespace gpu
 }  // namespace gio

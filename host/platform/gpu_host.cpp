@@ -165,6 +165,8 @@ bool nic_copy_done(uint64_t) { return true; }
 // Emulated kernels are CPU threads: they store to the NIC's register where the process mapped it.
 void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_addr; }
 void unmap_io_for_device(void*) {}
+void host_register(void*, size_t, const char*) {}
+void host_unregister(void*) {}
 int heap_dmabuf_fd(void*, size_t) { return -1; }  // the heap is ordinary process memory: ibv_reg_mr
 
 }  // namespace gpu

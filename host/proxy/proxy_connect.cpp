@@ -172,6 +172,7 @@ void proxy_connect(runtime& r) {
     p->depth = (unsigned)r.cfg.GIO_PROXY_DEPTH;
     exchange(r, *p);
     layout_rings(r, *p);
+    inbox_open(r, *p);
   } catch (const proxy::fabric_error& e) {
     fatal(GIO_ERR_TRANSPORT, "shmem_init", "proxy: %s", e.what());
   }
@@ -198,6 +199,7 @@ proxy_plan proxy_describe(const runtime& r) {
   d.provider = d.active ? r.proxy->provider : pick_provider(r, &d.provider_why);
   if (d.active) d.provider_why = r.proxy->why;
   d.heap_direct = pick_heap_direct(r, &d.staging_why);
+  d.inbox = d.active ? r.proxy->inbox != nullptr : d.provider == "shm" && !d.heap_direct && r.cfg.GIO_PROXY_SHM_INBOX;
   return d;
 }
 
@@ -206,6 +208,7 @@ void proxy_disconnect(runtime& r) {
   r.proxy->stop = true;
   if (r.proxy->thread.joinable()) r.proxy->thread.join();
   r.proxy->fab.reset();
+  inbox_close(r, *r.proxy);
   gpu::queue_free(r.proxy->bufs, true);
   gpu::queue_free(r.proxy->mem, true);
   gpu::queue_free(r.proxy->dev, false);

@@ -15,6 +15,8 @@ enum proxy_msg_kind : uint32_t {
   PROXY_MSG_PUT_ACK,
   PROXY_MSG_GET_REQ,      // len bytes at roff; reply: GET_REP with them as payload
   PROXY_MSG_GET_REP,
+  PROXY_MSG_PUT_INBOX,    // len bytes for roff wait in slot `value` of the target's inbox for this source
+                          // (proxy_inbox.cpp); reply: PUT_ACK once they are in the heap
 };
 
 struct proxy_msg {

@@ -110,7 +110,7 @@ struct executor {
       st.land += us_since(l.arrived);
       ++st.landed;
       send_reply(l.to, l.ack, 0);
-      p.fab->repost(l.buf);
+      if (l.buf) p.fab->repost(l.buf);  // an inbox chunk's message buffer went back at once
       any = true;
     }
     return any;
@@ -148,6 +148,14 @@ struct executor {
         rep.kind = PROXY_MSG_PUT_ACK;
         landings.push_back({gpu::nic_copy_start(r.heap + m.roff, buf + sizeof m, m.len), buf, m.src, rep, clk::now()});
         return false;
+      case PROXY_MSG_PUT_INBOX:  // the bytes are in this PE's inbox already; the message only says where
+        if (!p.inbox || m.src < 0 || m.src >= r.n_pes || m.value >= p.depth)
+          fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d named inbox slot %llu, outside the %u this PE keeps for it",
+                m.src, (unsigned long long)m.value, p.inbox ? p.depth : 0);
+        rep.kind = PROXY_MSG_PUT_ACK;
+        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, p.inbox_slot(m.src, (unsigned)m.value), m.len),
+                            nullptr, m.src, rep, clk::now()});
+        return true;
       case PROXY_MSG_GET_REQ:
         rep.kind = PROXY_MSG_GET_REP;
         rep.len = m.len;
@@ -234,6 +242,7 @@ struct executor {
         p.fab->write(c.pe, c.roff + off, src + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;
     }
+    if (!p.peer_inbox.empty()) return put_inbox(c, src);
     // Staged, pipelined: while `depth` chunks are on their way, the next is copied device-to-host
     // into a staging slot of its own; the target's proxy copies each into its heap and acknowledges
     // it, and the command completes (so quiet returns) only once every chunk is acknowledged.
@@ -269,6 +278,45 @@ struct executor {
       send(c.pe, (unsigned)(k % slots), m, m.len);  // returns once the slot may be reused
       st.send += us_since(t0);
       if (k + slots < chunks) copy_in(k + slots);
+    }
+    wait_replies(c.pe, chunks, "the acknowledgements of a staged put");
+    st.total += us_since(t_put);
+    ++st.puts;
+    st.chunks += chunks;
+    st.bytes += c.len;
+  }
+
+  // Staged through the target's inbox (proxy_inbox.cpp): chunk k goes to slot k % depth of this
+  // PE's slots there, copied in by the copy engine as soon as the chunk `depth` before it was
+  // acknowledged (then the target has copied it out); the message for chunk k follows its copy.
+  void put_inbox(const gio_proxy_cmd_v1& c, const uint8_t* src) {
+    const uint64_t chunks = (c.len + p.chunk - 1) / p.chunk;
+    uint8_t* slots = p.peer_inbox[c.pe];
+    auto bytes = [&](uint64_t k) { return std::min<uint64_t>(p.chunk, c.len - k * p.chunk); };
+    uint64_t ticket[16] = {};  // by slot (GIO_PROXY_DEPTH <= 16)
+    uint64_t started = 0;
+    auto start_free = [&] {
+      for (; started < chunks && started < replies + p.depth; ++started) {
+        uint8_t* to = slots + (started % p.depth) * p.chunk;
+        if (c.local == GIO_PROXY_LOCAL_INLINE)
+          memcpy(to, src, c.len);  // ticket 0: done
+        else
+          ticket[started % p.depth] = gpu::nic_copy_start(to, src + started * p.chunk, bytes(started));
+      }
+    };
+    const auto t_put = clk::now();
+    begin();
+    for (uint64_t k = 0; k < chunks; ++k) {
+      const auto t0 = clk::now();
+      wait_for([&] { start_free(); return started > k && gpu::nic_copy_done(ticket[k % p.depth]); }, c.pe,
+               "a staging copy into the target's inbox (device to host)");
+      st.copy += us_since(t0);
+      proxy_msg m{};
+      m.kind = PROXY_MSG_PUT_INBOX;
+      m.roff = c.roff + k * p.chunk;
+      m.len = bytes(k);
+      m.value = k % p.depth;
+      send(c.pe, 0, m, 0);
     }
     wait_replies(c.pe, chunks, "the acknowledgements of a staged put");
     st.total += us_since(t_put);

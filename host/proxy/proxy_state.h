@@ -46,6 +46,14 @@ struct proxy_state {
   uint8_t* stage(unsigned i) const { return bufs + (size_t)i * msg_bytes; }
   uint8_t* reply() const { return stage(stage_slots()); }
   uint8_t* receives() const { return stage(stage_slots() + 1); }
+  // Staged puts within a node over shm (proxy_inbox.cpp): every PE's inbox holds `depth` chunks
+  // from each peer, [source PE][slot]; a source's device-to-host copy writes the target's inbox
+  // directly, and the target's proxy copies from there into its heap. No CPU copies the data.
+  uint8_t* inbox = nullptr;                 // this PE's, n_pes * depth * chunk bytes
+  size_t inbox_bytes = 0;
+  std::vector<uint8_t*> peer_inbox;         // [pe]: this PE's slots in pe's inbox; empty: not used
+  std::vector<uint8_t*> peer_inbox_maps;    // [pe]: pe's whole inbox as mapped here (pe != this PE)
+  uint8_t* inbox_slot(int src, unsigned slot) const { return inbox + ((size_t)src * depth + slot) * chunk; }
   std::mutex host_lock;                  // one host thread posts on the host ring at a time
   std::atomic<bool> stop{false};
   std::thread thread;
@@ -60,6 +68,7 @@ struct proxy_plan {
   std::string provider, provider_why;
   bool heap_direct = false;
   std::string staging_why;
+  bool inbox = false;           // staged puts go through shared-memory inboxes (proxy_inbox.cpp)
 };
 proxy_plan proxy_describe(const runtime& r);
 
@@ -67,6 +76,10 @@ proxy_plan proxy_describe(const runtime& r);
 // nodes without a ConnectX); collective. proxy_disconnect stops the thread and frees the rings.
 void proxy_connect(runtime& r);
 void proxy_disconnect(runtime& r);
+// The shm inboxes, when staged puts within a node use them (collective, after the endpoints are
+// connected); inbox_close unmaps them.
+void inbox_open(runtime& r, proxy_state& p);
+void inbox_close(runtime& r, proxy_state& p);
 // The proxy thread (proxy_run.cpp).
 void proxy_run(runtime& r, proxy_state& p);
 

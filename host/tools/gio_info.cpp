@@ -37,6 +37,10 @@ void print_proxy(const gio::runtime& r) {
     printf("proxy: puts and gets staged, %llu bytes a message, up to %llu unacknowledged, that the target's "
            "proxy copies in: %s\n", (unsigned long long)r.cfg.GIO_PROXY_CHUNK, (unsigned long long)r.cfg.GIO_PROXY_DEPTH,
            d.staging_why.c_str());
+  if (!d.heap_direct && d.provider == "shm")
+    printf("proxy: staged puts %s\n", d.inbox ? "go through shared-memory inboxes: the source's copy engine writes the "
+                                                "target's inbox, no CPU copies the data (GIO_PROXY_SHM_INBOX=0: as messages)"
+                                              : "go as shm messages (GIO_PROXY_SHM_INBOX=0)");
 }
 
 }  // namespace

@@ -29,7 +29,7 @@
     "through staged messages the target's proxy copies in | always = staged everywhere (tests the "  \
     "GPU path on the host platform)")                                                                \
   X(GIO_PROXY_CHUNK, U64, "1M", "proxy: bytes per staged message (4K..64M)")                         \
-  X(GIO_PROXY_DEPTH, U64, "2", "proxy: staged messages of one put or get in flight (1..16)")         \
+  X(GIO_PROXY_DEPTH, U64, "4", "proxy: staged messages of one put or get in flight (1..16)")         \
   X(GIO_PROXY_SHM_INBOX, BOOL, "1",                                                                \
     "proxy: staged puts between the PEs of one node over shm go through shared-memory inboxes (the "  \
     "source's device-to-host copy writes the target's inbox, its proxy copies that into the heap); "  \

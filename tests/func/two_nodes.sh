@@ -102,8 +102,11 @@ for tool in unshare nsenter ip mpirun; do
     exit $skip
   fi
 done
-if ! unshare --user --map-root-user --net --mount true 2>/dev/null; then
-  echo "two_nodes: SKIPPED: this kernel refuses unprivileged user and network namespaces (unshare -rnm)" >&2
+# What the setup needs, tried first: namespaces, a tmpfs mount and a veth pair inside them.
+if ! unshare --user --map-root-user --net --mount --propagation private -- \
+     sh -c 'mount -t tmpfs none /run && ip link add gio-a type veth peer name gio-b' 2>/dev/null; then
+  echo "two_nodes: SKIPPED: this machine refuses unprivileged user and network namespaces, or a mount or" \
+       "a veth pair in them (unshare -rnm)" >&2
   exit $skip
 fi
 exec unshare --user --map-root-user --net --mount --propagation private -- "$self" inside "$@"

@@ -11,6 +11,7 @@
 #include <shmem.h>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/coll/coll.h"
 #include "host/gda/gda_host.h"
 #include "host/proxy/proxy_state.h"
 #include "host/log.h"
@@ -217,6 +218,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
 #endif
   r.device = gpu::select_device(boot::local_rank());
   create_heap(r);
+  coll_init(r);  // first: the team table takes the heap's first block
   init_contexts(r);
   p2p_connect(r);
   apply_node_per_pe(r);
@@ -255,6 +257,7 @@ extern "C" void shmem_finalize(void) {
   p2p_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;
+  coll_fini(r);
   r.alloc.reset();
   r.initialized = false;
   r.finalized = true;

@@ -9,6 +9,7 @@
 #include <shmem.h>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/coll/coll.h"
 #include "host/gda/gda_host.h"
 #include "host/proxy/proxy_state.h"
 #include "host/log.h"
@@ -59,6 +60,7 @@ using namespace gio;
 extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
+  pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
   if (!n) return;
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
@@ -72,6 +74,7 @@ extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest
 extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
+  pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, src, n, pe);
   if (!n) return;
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA)
@@ -86,6 +89,7 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
                                  uint64_t compare, size_t size, int pe) {
   runtime& r = rt_checked(routine);
   check_host_ctx(r, routine, ctx);
+  pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, dest, size, pe);
   if ((uintptr_t)dest % size)
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
@@ -125,14 +129,16 @@ extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, voi
                                        uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   // Every signal argument is checked before the data moves: a rejected call writes nothing.
   runtime& r = rt_checked(routine);
+  check_host_ctx(r, routine, ctx);
+  pe = team_ctx_world_pe(r, routine, ctx, pe);  // once: the calls below get the world PE
   host_sym_offset(r, routine, sig_addr, sizeof(uint64_t), pe);
   if ((uintptr_t)sig_addr % sizeof(uint64_t))
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", (void*)sig_addr, pe,
           sizeof(uint64_t));
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
-  gio_host_putmem(routine, ctx, dest, src, n, pe);
-  gio_host_amo(routine, ctx, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, sig_addr, signal, 0,
+  gio_host_putmem(routine, nullptr, dest, src, n, pe);
+  gio_host_amo(routine, nullptr, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, sig_addr, signal, 0,
                sizeof(uint64_t), pe);
 }
 
@@ -179,6 +185,7 @@ extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_ctx_destroy");
   if (!ctx) return;
   check_host_ctx(r, "shmem_ctx_destroy", ctx);
+  team_ctx_reset(r, ctx);
   std::lock_guard<std::mutex> g(r.ctx_lock);
   ctx->in_use = 0;
 }

@@ -14,6 +14,8 @@
 
 namespace gio {
 
+struct coll_state;
+
 struct peer {
   uint8_t* base = nullptr;    // its heap where kernels and the host API may load and store; nullptr if not
   uint8_t* mapped = nullptr;  // its heap as mapped in this process, also where `base` is withheld
@@ -40,6 +42,7 @@ struct runtime {
   std::mutex ctx_lock;               // guards host_ctx (not `lock`: that one is held across barriers)
   std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
   std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
+  std::shared_ptr<coll_state> coll;    // teams and their sync state (host/coll/coll.h)
 };
 
 runtime& rt();

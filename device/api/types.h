@@ -35,3 +35,41 @@
 
 // Sized RMA routines: shmem_put{8,16,32,64,128}.
 #define GIO_RMA_SIZES(X) X(8, 1) X(16, 2) X(32, 4) X(64, 8) X(128, 16)
+
+// Team-based reductions, by operation (OpenSHMEM 1.5, "Reduction Types, Names, and Supporting
+// Operations for Team-Based Reductions"): bitwise on the unsigned and fixed-width types; max/min
+// on every integer and real type; sum/prod also on the complex types. These tables take the
+// operation along, X(OP, name, type), so GIO_REDUCE_OPS can pair each operation with its table.
+#define GIO_REDUCE_BIT_TYPES(X, OP)                                                             \
+  X(OP, uchar, unsigned char) X(OP, ushort, unsigned short) X(OP, uint, unsigned int)           \
+  X(OP, ulong, unsigned long) X(OP, ulonglong, unsigned long long) X(OP, int8, int8_t)          \
+  X(OP, int16, int16_t) X(OP, int32, int32_t) X(OP, int64, int64_t) X(OP, uint8, uint8_t)       \
+  X(OP, uint16, uint16_t) X(OP, uint32, uint32_t) X(OP, uint64, uint64_t) X(OP, size, size_t)
+#define GIO_REDUCE_MINMAX_TYPES(X, OP)                                                          \
+  X(OP, char, char) X(OP, schar, signed char) X(OP, short, short) X(OP, int, int)               \
+  X(OP, long, long) X(OP, longlong, long long) X(OP, ptrdiff, ptrdiff_t)                        \
+  GIO_REDUCE_BIT_TYPES(X, OP) X(OP, float, float) X(OP, double, double)                         \
+  X(OP, longdouble, long double)
+#define GIO_REDUCE_ARITH_TYPES(X, OP)                                                           \
+  GIO_REDUCE_MINMAX_TYPES(X, OP) X(OP, complexd, std::complex<double>)                          \
+  X(OP, complexf, std::complex<float>)
+
+// Active-set reductions (shmem_TYPE_OP_to_all, deprecated in 1.5): the same operations on fewer types.
+#define GIO_TO_ALL_BIT_TYPES(X, OP) X(OP, short, short) X(OP, int, int) X(OP, long, long) X(OP, longlong, long long)
+#define GIO_TO_ALL_MINMAX_TYPES(X, OP) \
+  GIO_TO_ALL_BIT_TYPES(X, OP) X(OP, float, float) X(OP, double, double) X(OP, longdouble, long double)
+#define GIO_TO_ALL_ARITH_TYPES(X, OP)                                                           \
+  GIO_TO_ALL_MINMAX_TYPES(X, OP) X(OP, complexd, std::complex<double>)                          \
+  X(OP, complexf, std::complex<float>)
+
+// The seven operations with their type tables: GIO_REDUCE_OPS(X, Y) expands Y(op, name, type) for
+// every operation and type, through X(op, TABLE) (see GIO_REDUCE_EACH).
+#define GIO_REDUCE_OPS(X, Y)                                                                    \
+  X(and, GIO_REDUCE_BIT_TYPES, Y) X(or, GIO_REDUCE_BIT_TYPES, Y) X(xor, GIO_REDUCE_BIT_TYPES, Y) \
+  X(max, GIO_REDUCE_MINMAX_TYPES, Y) X(min, GIO_REDUCE_MINMAX_TYPES, Y)                         \
+  X(sum, GIO_REDUCE_ARITH_TYPES, Y) X(prod, GIO_REDUCE_ARITH_TYPES, Y)
+#define GIO_TO_ALL_OPS(X, Y)                                                                    \
+  X(and, GIO_TO_ALL_BIT_TYPES, Y) X(or, GIO_TO_ALL_BIT_TYPES, Y) X(xor, GIO_TO_ALL_BIT_TYPES, Y) \
+  X(max, GIO_TO_ALL_MINMAX_TYPES, Y) X(min, GIO_TO_ALL_MINMAX_TYPES, Y)                         \
+  X(sum, GIO_TO_ALL_ARITH_TYPES, Y) X(prod, GIO_TO_ALL_ARITH_TYPES, Y)
+#define GIO_REDUCE_EACH(OP, TABLE, Y) TABLE(Y, OP)

@@ -17,6 +17,7 @@
 #define SHMEM_THREAD_MULTIPLE 3
 
 #include "device/api/amo.h"
+#include "device/api/coll.h"
 #include "device/api/ctx.h"
 #include "device/api/rma.h"
 #include "device/api/signal.h"

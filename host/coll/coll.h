@@ -1,0 +1,136 @@
+// Host collectives: teams, the group a collective runs over, and the algorithms' building blocks.
+//
+// Every collective runs over a `group`: a team (its slot in the symmetric team table) or a 1.4
+// active set (its pSync). Data and signals move with the host API's own one-sided operations
+// (gio_host_putmem/getmem/amo), so a collective works over whatever transport reaches each peer,
+// and each of those calls has completed when it returns: a signal sent after a put is never seen
+// before the put's data.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <shmem.h>
+
+#include "runtime/team.h"
+
+namespace gio {
+
+struct runtime;
+
+// One live team as this PE sees it.
+struct team {
+  bool live = false;
+  std::vector<int> members;  // world PE of each team PE
+  int my_pe = -1;            // this PE's number in the team
+  shmem_team_config_t config{};
+  long config_mask = 0;
+};
+
+struct coll_state {
+  gio_team_v1* table = nullptr;  // symmetric: GIO_MAX_TEAMS slots at GIO_HEAP_TEAM_TABLE
+  team teams[GIO_MAX_TEAMS];
+  // Signals consumed so far per slot and dissemination round. They outlive a slot's team: the
+  // counters in the table only grow, so the next team on the slot goes on counting from here.
+  uint64_t consumed[GIO_MAX_TEAMS][GIO_TEAM_ROUNDS] = {};
+  std::mutex lock;          // teams[] and ctx_team against concurrent queries, creation and destruction
+  std::mutex create_lock;   // one team creation at a time on this PE (see team_split.cpp)
+  std::vector<int> ctx_team;  // team of each host context (by gio_ctx_v1::index)
+};
+
+// What one collective call runs over.
+struct group {
+  const char* routine;       // the public name, for messages
+  std::string what;          // "team 3", "active set (PE_start 0, logPE_stride 1, PE_size 2)"
+  std::vector<int> members;  // world PE of each group PE
+  int me = 0;                // this PE's number in the group
+  uint64_t* sync = nullptr;  // symmetric: GIO_TEAM_ROUNDS dissemination counters
+  uint64_t* count = nullptr; // symmetric: this PE's collect contribution (bytes)
+  // Team: counts of signals already consumed per round (the counters keep growing). Active set:
+  // nullptr, and each consumed signal is subtracted again, so pSync is back to SHMEM_SYNC_VALUE
+  // once the call returns.
+  uint64_t* consumed = nullptr;
+  int size() const { return (int)members.size(); }
+  int pe(int i) const { return members[i]; }
+};
+
+// The group of a team handle; a handle that is not a live team here is a fatal error.
+group team_group(runtime& r, const char* routine, shmem_team_t t);
+// The group of a 1.4 active set; a triplet that is not an active set containing this PE, or a pSync
+// outside the symmetric heap, is a fatal error.
+group active_set_group(runtime& r, const char* routine, int PE_start, int logPE_stride, int PE_size, long* pSync);
+
+// The team or active set a collective was called on, turned into its group once the runtime is known.
+struct coll_over {
+  shmem_team_t team_handle = SHMEM_TEAM_INVALID;
+  bool active_set = false;
+  int start = 0, log_stride = 0, size = 0;
+  long* psync = nullptr;
+  static coll_over team(shmem_team_t t) {
+    coll_over o;
+    o.team_handle = t;
+    return o;
+  }
+  static coll_over set(int start, int log_stride, int size, long* psync) {
+    coll_over o;
+    o.active_set = true;
+    o.start = start;
+    o.log_stride = log_stride;
+    o.size = size;
+    o.psync = psync;
+    return o;
+  }
+  group group_of(runtime& r, const char* routine) const {
+    return active_set ? active_set_group(r, routine, start, log_stride, size, psync)
+                      : team_group(r, routine, team_handle);
+  }
+};
+
+// shmem_init / shmem_finalize: the team table, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
+void coll_init(runtime& r);
+void coll_fini(runtime& r);
+
+// The live team behind a handle, or a fatal error naming the routine. Caller holds coll_state::lock.
+team& team_checked(runtime& r, const char* routine, shmem_team_t t);
+// Makes `slot` this PE's team of `members` (world PEs in team order; this PE among them).
+void team_install(runtime& r, int slot, std::vector<int> members, const shmem_team_config_t* config, long mask);
+
+// Dissemination sync over the group: returns once every member has entered it.
+void group_sync(runtime& r, const group& g);
+
+// nelems * elem, or a fatal error when it overflows.
+size_t coll_bytes(const group& g, size_t nelems, size_t elem);
+// A fatal error unless [p, p + bytes) lies in this PE's symmetric heap (`name`: "dest", "source").
+void coll_check_sym(runtime& r, const group& g, const char* name, const void* p, size_t bytes);
+// A fatal error unless 0 <= pe < the group's size (`name`: "PE_root").
+void coll_check_member(const group& g, const char* name, int pe);
+
+// This PE's own heap (local loads and stores, no transport), and copies to and from a member.
+void local_read(runtime& r, const group& g, void* dst, const void* sym, size_t n);
+void local_write(runtime& r, const group& g, void* sym, const void* src, size_t n);
+void put_to(runtime& r, const group& g, int member, void* sym_dst, const void* src, size_t n);
+void get_from(runtime& r, const group& g, int member, void* dst, const void* sym_src, size_t n);
+
+// The data movers (host/coll/move.cpp), sizes in bytes. `root_too`: a team broadcast also writes
+// the root's dest; the active-set one does not.
+void coll_broadcast(runtime& r, const group& g, void* dest, const void* source, size_t bytes, int root,
+                    bool root_too);
+void coll_collect(runtime& r, const group& g, void* dest, const void* source, size_t bytes);
+void coll_fcollect(runtime& r, const group& g, void* dest, const void* source, size_t bytes);
+void coll_alltoall(runtime& r, const group& g, void* dest, const void* source, size_t bytes);
+void coll_alltoalls(runtime& r, const group& g, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t nelems, size_t elem);
+
+// Reductions (host/coll/reduce.cpp): `combine` folds n elements of `in` into `acc`.
+typedef void (*combine_fn)(void* acc, const void* in, size_t n);
+void coll_reduce(runtime& r, const group& g, void* dest, const void* source, size_t nreduce, size_t elem,
+                 combine_fn combine);
+
+// The world PE a host context's operation on `pe` goes to (team contexts number PEs in their team).
+int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe);
+// A host context was created or destroyed: it belongs to SHMEM_TEAM_WORLD until said otherwise.
+void team_ctx_reset(runtime& r, gio_ctx_v1* ctx);
+
+}  // namespace gio

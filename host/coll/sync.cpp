@@ -1,0 +1,105 @@
+// The synchronization every host collective is built on, and the copies they move data with.
+//
+// Sync: dissemination over counters. In round k a PE adds 1 to counter k of the member 2^k ahead
+// of it and waits until its own counter k holds one signal more than it has consumed; ceil(log2 n)
+// rounds. The member writing counter k of a PE is always the same one, and a signal is counted,
+// never overwritten, so a fast member already in the next sync adds to the count instead of
+// erasing one not yet seen. Counting needs no reset, so a team slot needs no cleaning between teams,
+// and a 1.4 pSync is returned to SHMEM_SYNC_VALUE by subtracting each consumed signal again.
+#include <sched.h>
+
+#include <chrono>
+
+#include "host/coll/coll.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+namespace gio {
+
+namespace {
+
+uint64_t load_local(const group& g, uint64_t* word) {
+  return gpu::amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
+}
+
+// Bounded like every GIO wait; the message says which round, which member and what was seen.
+void wait_round(runtime& r, const group& g, int round, int from, uint64_t need) {
+  using clk = std::chrono::steady_clock;
+  const clk::time_point t0 = clk::now();
+  const uint64_t limit_ms = r.cfg.GIO_TIMEOUT_MS;
+  for (unsigned spins = 0;; ++spins) {
+    const uint64_t seen = load_local(g, g.sync + round);
+    if (seen >= need) return;
+    if (spins > 64) sched_yield();
+    if (limit_ms && (spins & 63) == 0) {
+      const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(clk::now() - t0).count();
+      if ((uint64_t)ms > limit_ms)
+        fatal(GIO_ERR_TIMEOUT, g.routine,
+              "timed out after %lld ms (GIO_TIMEOUT_MS=%llu) in the sync of %s, round %d, waiting for PE %d (PE %d "
+              "of the group): counter %p is %llu, needs >= %llu",
+              ms, (unsigned long long)limit_ms, g.what.c_str(), round, g.pe(from), from, (void*)(g.sync + round),
+              (unsigned long long)seen, (unsigned long long)need);
+    }
+  }
+}
+
+}  // namespace
+
+void group_sync(runtime& r, const group& g) {
+  const int n = g.size();
+  int round = 0;
+  for (int dist = 1; dist < n; dist <<= 1, ++round) {
+    const int to = (g.me + dist) % n, from = (g.me - dist + n) % n;
+    gio_host_amo(g.routine, nullptr, GIO_AMO_FETCH_ADD, g.sync + round, 1, 0, sizeof(uint64_t), g.pe(to));
+    const uint64_t need = g.consumed ? g.consumed[round] + 1 : 1;
+    wait_round(r, g, round, from, need);
+    if (g.consumed)
+      g.consumed[round] = need;
+    else
+      gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
+  }
+}
+
+size_t coll_bytes(const group& g, size_t nelems, size_t elem) {
+  if (elem && nelems > SIZE_MAX / elem)
+    fatal(GIO_ERR_ARG, g.routine, "%zu elements of %zu bytes overflow a size_t", nelems, elem);
+  return nelems * elem;
+}
+
+void coll_check_sym(runtime& r, const group& g, const char* name, const void* p, size_t bytes) {
+  const uint8_t* a = (const uint8_t*)p;
+  if (bytes && (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size || bytes > (size_t)(r.heap + r.heap_size - a)))
+    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p)", name, p, bytes,
+          (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
+}
+
+void coll_check_member(const group& g, const char* name, int pe) {
+  if (pe < 0 || pe >= g.size())
+    fatal(GIO_ERR_ARG, g.routine, "%s %d is out of range [0, %d) of the %s", name, pe, g.size(), g.what.c_str());
+}
+
+// A PE's own heap needs no transport: the platform's copy reaches it (device memory on GPUs).
+void local_read(runtime&, const group& g, void* dst, const void* sym, size_t n) {
+  if (n) gpu::copy(dst, sym, n, g.routine);
+}
+void local_write(runtime&, const group& g, void* sym, const void* src, size_t n) {
+  if (n) gpu::copy(sym, src, n, g.routine);
+}
+
+void put_to(runtime& r, const group& g, int member, void* sym_dst, const void* src, size_t n) {
+  const int pe = g.pe(member);
+  if (pe == r.my_pe)
+    local_write(r, g, sym_dst, src, n);
+  else
+    gio_host_putmem(g.routine, nullptr, sym_dst, src, n, pe);
+}
+
+void get_from(runtime& r, const group& g, int member, void* dst, const void* sym_src, size_t n) {
+  const int pe = g.pe(member);
+  if (pe == r.my_pe)
+    local_read(r, g, dst, sym_src, n);
+  else
+    gio_host_getmem(g.routine, nullptr, dst, sym_src, n, pe);
+}
+
+}  // namespace gio

@@ -1,0 +1,224 @@
+// Teams: the table, the predefined teams, queries, destruction and team contexts.
+// Splits are in team_split.cpp.
+#include <algorithm>
+
+#include "host/bootstrap/bootstrap.h"
+#include "host/coll/coll.h"
+#include "host/log.h"
+#include "host/runtime.h"
+
+namespace gio {
+
+namespace {
+
+// The descriptor part of this PE's slot, never the counters peers may be incrementing right now.
+void publish_slot(runtime& r, int slot) {
+  const team& t = r.coll->teams[slot];
+  gio_team_v1 d{};
+  d.magic = t.live ? GIO_TEAM_MAGIC : 0;
+  d.my_pe = t.my_pe;
+  d.n_pes = (int32_t)t.members.size();
+  for (size_t i = 0; i < t.members.size(); ++i) d.members[i] = (uint8_t)t.members[i];
+  gio_team_v1* s = &r.coll->table[slot];
+  gpu::copy(s, &d, offsetof(gio_team_v1, sync), "shmem_team");
+  gpu::copy(s->members, d.members, sizeof d.members, "shmem_team");
+}
+
+}  // namespace
+
+void team_install(runtime& r, int slot, std::vector<int> members, const shmem_team_config_t* config, long mask) {
+  team t;
+  t.live = true;
+  t.my_pe = (int)(std::find(members.begin(), members.end(), r.my_pe) - members.begin());
+  t.members = std::move(members);
+  if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS)) t.config.num_contexts = config->num_contexts;
+  t.config_mask = mask;
+  {
+    std::lock_guard<std::mutex> g(r.coll->lock);
+    r.coll->teams[slot] = std::move(t);
+  }
+  publish_slot(r, slot);
+}
+
+void coll_init(runtime& r) {
+  r.coll.reset(new coll_state);
+  coll_state& c = *r.coll;
+  // The first block of the heap, taken before any user allocation: the same offset everywhere, and
+  // one a kernel can compute (GIO_HEAP_TEAM_TABLE).
+  auto off = r.alloc->alloc(sizeof(gio_team_v1) * GIO_MAX_TEAMS, GIO_HEAP_MIN_ALIGN);
+  if (!off || *off != GIO_HEAP_TEAM_TABLE)
+    fatal(GIO_ERR_INIT, "shmem_init", "the team table did not get heap offset %u (got %lld)", GIO_HEAP_TEAM_TABLE,
+          off ? (long long)*off : -1ll);
+  c.table = (gio_team_v1*)(r.heap + *off);
+  c.ctx_team.assign(GIO_MAX_CTX, SHMEM_TEAM_WORLD);
+
+  std::vector<int> world(r.n_pes), shared;
+  for (int pe = 0; pe < r.n_pes; ++pe) world[pe] = pe;
+  // GIO_NODE_PER_PE=1 plays every PE on a node of its own: no peer shares its memory.
+  for (int pe = 0; pe < r.n_pes; ++pe)
+    if (pe == r.my_pe || (!r.cfg.GIO_NODE_PER_PE && boot::node_of(pe) == boot::node_of(r.my_pe))) shared.push_back(pe);
+  shmem_team_config_t cfg{(int)r.cfg.GIO_NUM_CONTEXTS};
+  team_install(r, SHMEM_TEAM_WORLD, world, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+  team_install(r, SHMEM_TEAM_SHARED, shared, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+}
+
+void coll_fini(runtime& r) { r.coll.reset(); }
+
+// A handle that names a live team of this PE; anything else stops the job (the spec leaves it undefined).
+team& team_checked(runtime& r, const char* routine, shmem_team_t t) {
+  if (t == SHMEM_TEAM_INVALID)
+    fatal(GIO_ERR_ARG, routine, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
+  if (t < 0 || t >= GIO_MAX_TEAMS || !r.coll->teams[t].live)
+    fatal(GIO_ERR_ARG, routine, "team handle %d is not a team of this PE (never created, or destroyed)", t);
+  return r.coll->teams[t];
+}
+
+group team_group(runtime& r, const char* routine, shmem_team_t t) {
+  group g;
+  g.routine = routine;
+#if defined(GIO_PLATFORM_HOST)
+  if (host::in_kernel()) fatal(GIO_ERR_ARG, routine, "called in a kernel: GIO's collectives are host-only for now");
+#endif
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  const team& tm = team_checked(r, routine, t);
+  g.members = tm.members;
+  g.me = tm.my_pe;
+  g.sync = r.coll->table[t].sync;
+  g.count = &r.coll->table[t].count;
+  g.consumed = r.coll->consumed[t];
+  g.what = "team " + std::to_string(t);
+  return g;
+}
+
+int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe) {
+  if (!ctx) return pe;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  const int t = r.coll->ctx_team[ctx->index];
+  if (t == SHMEM_TEAM_WORLD) return pe;
+  const team& tm = r.coll->teams[t];
+  if (pe < 0 || pe >= (int)tm.members.size())
+    fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d) of the context's team %d", pe,
+          (int)tm.members.size(), t);
+  return tm.members[pe];
+}
+
+void team_ctx_reset(runtime& r, gio_ctx_v1* ctx) {
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  r.coll->ctx_team[ctx->index] = SHMEM_TEAM_WORLD;
+}
+
+}  // namespace gio
+
+using namespace gio;
+
+extern "C" int shmem_team_my_pe(shmem_team_t t) {
+  runtime& r = rt_checked("shmem_team_my_pe");
+  if (t == SHMEM_TEAM_INVALID) return -1;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  return team_checked(r, "shmem_team_my_pe", t).my_pe;
+}
+
+extern "C" int shmem_team_n_pes(shmem_team_t t) {
+  runtime& r = rt_checked("shmem_team_n_pes");
+  if (t == SHMEM_TEAM_INVALID) return -1;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  return (int)team_checked(r, "shmem_team_n_pes", t).members.size();
+}
+
+extern "C" int shmem_team_get_config(shmem_team_t t, long mask, shmem_team_config_t* config) {
+  runtime& r = rt_checked("shmem_team_get_config");
+  if (t == SHMEM_TEAM_INVALID) return -1;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  const team& tm = team_checked(r, "shmem_team_get_config", t);
+  if (!config) fatal(GIO_ERR_ARG, "shmem_team_get_config", "config is a null pointer");
+  if (mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = tm.config.num_contexts;
+  return 0;
+}
+
+extern "C" int shmem_team_translate_pe(shmem_team_t src, int src_pe, shmem_team_t dest) {
+  runtime& r = rt_checked("shmem_team_translate_pe");
+  if (src == SHMEM_TEAM_INVALID || dest == SHMEM_TEAM_INVALID) return -1;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  const team& s = team_checked(r, "shmem_team_translate_pe", src);
+  const team& d = team_checked(r, "shmem_team_translate_pe", dest);
+  if (src_pe < 0 || src_pe >= (int)s.members.size()) return -1;
+  auto it = std::find(d.members.begin(), d.members.end(), s.members[src_pe]);
+  return it == d.members.end() ? -1 : (int)(it - d.members.begin());
+}
+
+extern "C" int shmem_team_sync(shmem_team_t t) {
+  runtime& r = rt_checked("shmem_team_sync");
+  group_sync(r, team_group(r, "shmem_team_sync", t));
+  return 0;
+}
+
+extern "C" void shmem_team_destroy(shmem_team_t t) {
+  const char* routine = "shmem_team_destroy";
+  runtime& r = rt_checked(routine);
+  if (t == SHMEM_TEAM_INVALID) return;
+  if (t == SHMEM_TEAM_WORLD || t == SHMEM_TEAM_SHARED)
+    fatal(GIO_ERR_ARG, routine, "%s is predefined and cannot be destroyed",
+          t == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  // Every member is past its last collective on the team before any member frees the slot: a
+  // later team on the slot then finds the words as the last collective left them.
+  group_sync(r, team_group(r, routine, t));
+  {
+    std::lock_guard<std::mutex> cl(r.ctx_lock);
+    std::lock_guard<std::mutex> l(r.coll->lock);
+    for (gio_ctx_v1& c : r.host_ctx)
+      if (c.in_use && r.coll->ctx_team[c.index] == t && (c.options & SHMEM_CTX_PRIVATE))
+        fatal(GIO_ERR_ARG, routine, "context %p of team %d was created with SHMEM_CTX_PRIVATE and is still live: "
+              "destroy it before the team", (void*)&c, t);
+    // Shareable contexts of the team go with it.
+    for (gio_ctx_v1& c : r.host_ctx)
+      if (c.in_use && r.coll->ctx_team[c.index] == t) {
+        c.in_use = 0;
+        r.coll->ctx_team[c.index] = SHMEM_TEAM_WORLD;
+      }
+    r.coll->teams[t] = team{};
+  }
+  publish_slot(r, t);
+}
+
+extern "C" int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
+
+extern "C" int shmem_team_create_ctx(shmem_team_t t, long options, shmem_ctx_t* ctx) {
+  const char* routine = "shmem_team_create_ctx";
+  runtime& r = rt_checked(routine);
+  if (t == SHMEM_TEAM_INVALID) {
+    *ctx = SHMEM_CTX_INVALID;
+    return 1;
+  }
+  {
+    std::lock_guard<std::mutex> l(r.coll->lock);
+    team_checked(r, routine, t);
+  }
+  const int rc = gio_host_ctx_create(options, ctx);
+  if (rc) return rc;
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  r.coll->ctx_team[(*ctx)->index] = t;
+  return 0;
+}
+
+extern "C" int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* t) {
+  const char* routine = "shmem_ctx_get_team";
+  runtime& r = rt_checked(routine);
+  if (!t) fatal(GIO_ERR_ARG, routine, "team is a null pointer");
+  if (ctx == SHMEM_CTX_INVALID) {
+    *t = SHMEM_TEAM_INVALID;
+    return 1;
+  }
+  if (ctx == SHMEM_CTX_DEFAULT) {
+    *t = SHMEM_TEAM_WORLD;
+    return 0;
+  }
+  bool live = false;
+  {
+    std::lock_guard<std::mutex> cl(r.ctx_lock);
+    for (const gio_ctx_v1& c : r.host_ctx) live |= &c == ctx && c.in_use;
+  }
+  if (!live) fatal(GIO_ERR_ARG, routine, "context %p is not a live host context", (void*)ctx);
+  std::lock_guard<std::mutex> l(r.coll->lock);
+  *t = r.coll->ctx_team[ctx->index];
+  return 0;
+}

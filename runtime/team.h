@@ -1,0 +1,45 @@
+// Teams in symmetric memory: the table host collectives use today and kernels can read later.
+//
+// A team handle (shmem_team_t) is an index into a table of GIO_MAX_TEAMS slots that sits at the same
+// heap offset on every PE (GIO_HEAP_TEAM_TABLE: the first block shmem_init takes from the heap, so
+// no device-state field is needed to find it). A slot index means the same team on every member: a
+// split picks the lowest slot free on every PE of the parent. Teams with disjoint members (the rows
+// of a 2-D split) share one slot index, each on its own PEs.
+//
+// Each slot carries the team's descriptor (written by its PE at creation, read locally) and the
+// words other members write during collectives: dissemination-sync counters that only ever grow by
+// one per signal, so a team can be reused, destroyed and its slot given to a new team without
+// resetting anything a late peer might still increment.
+#pragma once
+#include "runtime/defs.h"
+
+#define GIO_TEAM_MAGIC 0x47544d31u  // "GTM1": the slot holds a live team on this PE
+#define GIO_MAX_TEAMS 64            // live teams at once per PE, SHMEM_TEAM_WORLD and _SHARED included
+#define GIO_TEAM_ROUNDS 8           // dissemination rounds for GIO_MAX_PES PEs: ceil(log2(256))
+#define GIO_TEAM_SCRATCH 16         // words for the team-creation agreement (two 8-word halves)
+#define GIO_HEAP_TEAM_TABLE GIO_HEAP_RESERVED  // heap offset of gio_team_v1[GIO_MAX_TEAMS]
+
+struct gio_team_v1 {
+  uint32_t magic;    // GIO_TEAM_MAGIC while live on this PE, 0 otherwise
+  int32_t my_pe;     // this PE's number in the team
+  int32_t n_pes;
+  int32_t rsvd0;
+  // sync[r]: signals received in dissemination round r, summed over the team's lifetime (and the
+  // slot's earlier teams); the local side waits for one more than it has consumed.
+  uint64_t sync[GIO_TEAM_ROUNDS];
+  uint64_t count;    // collect: this PE's contribution in bytes, read by the other members
+  uint64_t scratch[GIO_TEAM_SCRATCH];
+  uint8_t members[GIO_MAX_PES];  // world PE of team PE i
+  uint64_t rsvd1[5];
+};
+
+#ifdef __cplusplus
+static_assert(GIO_MAX_PES <= 256, "gio_team_v1::members holds a world PE in one byte");
+static_assert((1 << GIO_TEAM_ROUNDS) >= GIO_MAX_PES, "enough dissemination rounds for every PE");
+static_assert(GIO_MAX_TEAMS <= 64, "a split agrees on free slots through one 64-bit mask");
+static_assert(offsetof(gio_team_v1, sync) == 16, "gio_team_v1 layout");
+static_assert(offsetof(gio_team_v1, count) == 80, "gio_team_v1 layout");
+static_assert(offsetof(gio_team_v1, members) == 216, "gio_team_v1 layout");
+static_assert(sizeof(gio_team_v1) == 512, "gio_team_v1 layout");
+static_assert(sizeof(gio_team_v1) % 8 == 0, "sync words stay 8-byte aligned in the table");
+#endif

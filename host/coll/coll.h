@@ -92,6 +92,8 @@ struct coll_over {
 void coll_init(runtime& r);
 void coll_fini(runtime& r);
 
+// "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle>", for messages.
+std::string team_name(shmem_team_t t);
 // The live team behind a handle, or a fatal error naming the routine. Caller holds coll_state::lock.
 team& team_checked(runtime& r, const char* routine, shmem_team_t t);
 // Makes `slot` this PE's team of `members` (world PEs in team order; this PE among them).

@@ -75,7 +75,7 @@ void coll_check_sym(runtime& r, const group& g, const char* name, const void* p,
 
 void coll_check_member(const group& g, const char* name, int pe) {
   if (pe < 0 || pe >= g.size())
-    fatal(GIO_ERR_ARG, g.routine, "%s %d is out of range [0, %d) of the %s", name, pe, g.size(), g.what.c_str());
+    fatal(GIO_ERR_ARG, g.routine, "%s %d is out of range [0, %d) of %s", name, pe, g.size(), g.what.c_str());
 }
 
 // A PE's own heap needs no transport: the platform's copy reaches it (device memory on GPUs).

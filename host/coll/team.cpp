@@ -64,6 +64,12 @@ void coll_init(runtime& r) {
 
 void coll_fini(runtime& r) { r.coll.reset(); }
 
+std::string team_name(shmem_team_t t) {
+  if (t == SHMEM_TEAM_WORLD) return "SHMEM_TEAM_WORLD";
+  if (t == SHMEM_TEAM_SHARED) return "SHMEM_TEAM_SHARED";
+  return "team " + std::to_string(t);
+}
+
 // A handle that names a live team of this PE; anything else stops the job (the spec leaves it undefined).
 team& team_checked(runtime& r, const char* routine, shmem_team_t t) {
   if (t == SHMEM_TEAM_INVALID)
@@ -86,7 +92,7 @@ group team_group(runtime& r, const char* routine, shmem_team_t t) {
   g.sync = r.coll->table[t].sync;
   g.count = &r.coll->table[t].count;
   g.consumed = r.coll->consumed[t];
-  g.what = "team " + std::to_string(t);
+  g.what = team_name(t);
   return g;
 }
 
@@ -97,8 +103,8 @@ int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe) 
   if (t == SHMEM_TEAM_WORLD) return pe;
   const team& tm = r.coll->teams[t];
   if (pe < 0 || pe >= (int)tm.members.size())
-    fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d) of the context's team %d", pe,
-          (int)tm.members.size(), t);
+    fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d) of the context's %s", pe,
+          (int)tm.members.size(), team_name(t).c_str());
   return tm.members[pe];
 }
 
@@ -167,8 +173,8 @@ extern "C" void shmem_team_destroy(shmem_team_t t) {
     std::lock_guard<std::mutex> l(r.coll->lock);
     for (gio_ctx_v1& c : r.host_ctx)
       if (c.in_use && r.coll->ctx_team[c.index] == t && (c.options & SHMEM_CTX_PRIVATE))
-        fatal(GIO_ERR_ARG, routine, "context %p of team %d was created with SHMEM_CTX_PRIVATE and is still live: "
-              "destroy it before the team", (void*)&c, t);
+        fatal(GIO_ERR_ARG, routine, "context %p of %s was created with SHMEM_CTX_PRIVATE and is still live: "
+              "destroy it before the team", (void*)&c, team_name(t).c_str());
     // Shareable contexts of the team go with it.
     for (gio_ctx_v1& c : r.host_ctx)
       if (c.in_use && r.coll->ctx_team[c.index] == t) {

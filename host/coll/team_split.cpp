@@ -61,16 +61,16 @@ bool agree(runtime& r, const group& g, shmem_team_t parent, const int64_t (&args
   local_read(r, g, &all, result, sizeof all);
   for (int k = 0; k < 3; ++k)
     if (all.hi[k] != -all.neg_lo[k])
-      fatal(GIO_ERR_COLLECTIVE, g.routine, "the PEs of team %d passed different %s: this PE %lld, all from %lld to %lld",
-            parent, names[k], (long long)args[k], (long long)-all.neg_lo[k], (long long)all.hi[k]);
+      fatal(GIO_ERR_COLLECTIVE, g.routine, "the PEs of %s passed different %s: this PE %lld, all from %lld to %lld",
+            g.what.c_str(), names[k], (long long)args[k], (long long)-all.neg_lo[k], (long long)all.hi[k]);
   int found = 0;
   for (int s = 0; s < GIO_MAX_TEAMS && found < want; ++s)
     if (!(all.used >> s & 1)) slots[found++] = s;
   if (found == want) return true;
   if (g.me == 0)
-    info(0, "%s: no team slot left on some PE of team %d: GIO keeps at most %d teams at once per PE "
+    info(0, "%s: no team slot left on some PE of %s: GIO keeps at most %d teams at once per PE "
          "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included); destroy teams no longer used",
-         g.routine, parent, GIO_MAX_TEAMS);
+         g.routine, g.what.c_str(), GIO_MAX_TEAMS);
   return false;
 }
 

@@ -166,6 +166,24 @@ const host_case kHostCases[] = {
      [] { char* s = pe0_only(); (void)shmem_int64_atomic_fetch_add((int64_t*)(s + 4), 1, 1); }},
     {"host_signal_bad_op",
      [] { char* s = pe0_only(); shmem_putmem_signal(s, s + 64, 8, (uint64_t*)(s + 1024), 1, 7, 1); }},
+    // Teams and collectives where the spec leaves the behavior undefined: a clear stop instead.
+    {"coll_invalid_team",
+     [] { int* s = (int*)pe0_only(); (void)shmem_int_sum_reduce(SHMEM_TEAM_INVALID, s, s + 8, 1); }},
+    {"coll_stale_team", [] { char* s = pe0_only(); (void)shmem_broadcastmem(17, s, s + 64, 8, 0); }},
+    {"coll_bad_root", [] { char* s = pe0_only(); (void)shmem_broadcastmem(SHMEM_TEAM_WORLD, s, s + 64, 8, 5); }},
+    {"coll_outside_heap",
+     [] { char* s = pe0_only(); (void)shmem_fcollectmem(SHMEM_TEAM_WORLD, s, host_mem, 8); }},
+    {"coll_not_in_active_set", [] { char* s = pe0_only(); shmem_barrier(1, 0, 1, (long*)s); }},
+    {"coll_bad_active_set", [] { char* s = pe0_only(); shmem_barrier(0, 1, 2, (long*)s); }},
+    {"team_destroy_world", [] { pe0_only(); shmem_team_destroy(SHMEM_TEAM_WORLD); }},
+    {"team_split_mismatch",
+     [] {
+       shmem_init();
+       shmem_team_t t;
+       (void)shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_my_pe() + 1, nullptr, 0, &t);
+     }},
+    // PE 1 never joins: PE 0's sync must end with a message, not hang.
+    {"coll_sync_timeout", [] { pe0_only(); (void)shmem_team_sync(SHMEM_TEAM_WORLD); }},
     // GIO_SYMMETRIC_SIZE=4M: 3M fits once, not twice. Collective, so every PE reports.
     {"heap_exhausted", [] { shmem_init(); (void)shmem_malloc(3u << 20); (void)shmem_malloc(3u << 20); }},
     {"malloc_mismatch", [] { shmem_init(); (void)shmem_malloc(1024 * (shmem_my_pe() + 1)); }},

@@ -18,8 +18,17 @@ namespace gio {
 
 namespace {
 
+// On GPUs a copy (a copy engine, no SM: a kernel holding every SM cannot stall the poll); on the
+// host platform an atomic load, as the softnic and proxy threads of this process update the word
+// with atomics.
 uint64_t load_local(const group& g, uint64_t* word) {
+#if defined(GIO_PLATFORM_HOST)
   return gpu::amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
+#else
+  uint64_t v = 0;
+  gpu::copy(&v, word, sizeof v, g.routine);
+  return v;
+#endif
 }
 
 // Bounded like every GIO wait; the message says which round, which member and what was seen.

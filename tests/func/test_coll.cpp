@@ -473,3 +473,32 @@ TEST(Coll, OnSplitAndSharedTeams) {
   for (int k = 0; k < shared; ++k) want += shmem_team_translate_pe(SHMEM_TEAM_SHARED, k, SHMEM_TEAM_WORLD) + 1;
   EXPECT_EQ(read(dst, 1)[0], want);
 }
+
+// shmem_barrier and the active-set shmem_sync on the even PEs, round after round with one pSync:
+// each member puts the round number to the next member of the set, and after the barrier finds the
+// previous member's. Rounds alternate between two slots: a member already in round r+1 writes the
+// other one, and it cannot reach round r+2 before this PE has read round r.
+TEST(Coll, ActiveSetBarrierAndSync) {
+  const int n = npes(), evens = (n + 1) / 2;
+  pool p;
+  long* psync = p.take<long>(SHMEM_BARRIER_SYNC_SIZE);
+  int64_t* box = p.take<int64_t>(2 * n);
+  write(psync, std::vector<long>(SHMEM_BARRIER_SYNC_SIZE, SHMEM_SYNC_VALUE));
+  write(box, std::vector<int64_t>(2 * n, -1));
+  shmem_barrier_all();
+  if (me() % 2 == 0) {
+    const int k = me() / 2, next = 2 * ((k + 1) % evens), prev = 2 * ((k + evens - 1) % evens);
+    for (int r = 0; r < 40; ++r) {
+      const int64_t v = r * 1000 + me();
+      shmem_int64_p(box + 2 * me() + r % 2, v, next);
+      if (r % 2)
+        shmem_sync(0, 1, evens, psync);  // host puts are complete on return: no quiet needed
+      else
+        shmem_barrier(0, 1, evens, psync);
+      ASSERT_EQ(read(box + 2 * prev + r % 2, 1)[0], r * 1000 + prev) << "round " << r;
+    }
+    shmem_barrier(0, 1, evens, psync);
+    EXPECT_EQ(read(psync, SHMEM_BARRIER_SYNC_SIZE), std::vector<long>(SHMEM_BARRIER_SYNC_SIZE, SHMEM_SYNC_VALUE));
+  }
+  shmem_barrier_all();
+}

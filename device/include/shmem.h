@@ -18,6 +18,7 @@
 
 #include "device/api/amo.h"
 #include "device/api/coll.h"
+#include "device/api/coll_generic.h"
 #include "device/api/ctx.h"
 #include "device/api/rma.h"
 #include "device/api/signal.h"

@@ -186,8 +186,6 @@ extern "C" void shmem_team_destroy(shmem_team_t t) {
   publish_slot(r, t);
 }
 
-extern "C" int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
-
 extern "C" int shmem_team_create_ctx(shmem_team_t t, long options, shmem_ctx_t* ctx) {
   const char* routine = "shmem_team_create_ctx";
   runtime& r = rt_checked(routine);

@@ -502,3 +502,34 @@ TEST(Coll, ActiveSetBarrierAndSync) {
   }
   shmem_barrier_all();
 }
+
+// The type-generic names (C11 _Generic in the spec, templates here) reach the typed routines,
+// typedefs included (int64_t and long are one type).
+TEST(Coll, GenericNames) {
+  const int n = npes();
+  pool p;
+  long* l = p.take<long>(2 * n);
+  int64_t* dl = p.take<int64_t>(2 * n);
+  std::complex<double>* c = p.take<std::complex<double>>(1);
+  std::complex<double>* dc = p.take<std::complex<double>>(1);
+  double* d = p.take<double>(n);
+  write(l, std::vector<long>(2 * n, me() + 1));
+  write(c, std::vector<std::complex<double>>{{1.0, (double)me()}});
+  write(d, std::vector<double>(n, 0.0));
+  shmem_barrier_all();
+  ASSERT_EQ(shmem_sum_reduce(SHMEM_TEAM_WORLD, dl, l, 2), 0);
+  EXPECT_EQ(read(dl, 2), std::vector<int64_t>(2, (int64_t)n * (n + 1) / 2));
+  ASSERT_EQ(shmem_max_reduce(SHMEM_TEAM_WORLD, l, l, 1), 0);  // in place
+  EXPECT_EQ(read(l, 1)[0], n);
+  ASSERT_EQ(shmem_sum_reduce(SHMEM_TEAM_WORLD, dc, c, 1), 0);
+  EXPECT_EQ(read(dc, 1)[0], std::complex<double>(n, n * (n - 1) / 2.0));
+  const double mine = me() * 2.5;
+  write(d + me(), std::vector<double>{mine});
+  shmem_barrier_all();
+  ASSERT_EQ(shmem_fcollect(SHMEM_TEAM_WORLD, d, d + me(), 0), 0);  // no elements: a sync only
+  ASSERT_EQ(shmem_broadcast(SHMEM_TEAM_WORLD, dl, dl, 2, 0), 0);
+  ASSERT_EQ(shmem_alltoall(SHMEM_TEAM_WORLD, l + n, l, 1), 0);
+  std::vector<long> got = read(l + n, n), want(n);
+  for (int pe = 0; pe < n; ++pe) want[pe] = me() == 0 ? n : pe + 1;  // element 0 holds the in-place max
+  EXPECT_EQ(got, want);
+}

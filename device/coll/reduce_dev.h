@@ -68,28 +68,32 @@ struct rop_prod {
   }
 };
 
-// acc = acc OP in, on one element held as bytes (complex numbers as two parts: std::complex's
-// operators are host code).
-template <typename T, typename Op>
-GIO_DFN void fold_elem(uint8_t* acc, const uint8_t* in) {
+// An element as the fold sees it: the type itself, or a complex number as its two parts
+// (std::complex's operators are host code). Same size and alignment as T, so T* may be read as V*.
+template <typename T, bool = rcomplex<T>::value>
+struct rval {
+  using type = T;
+};
+template <typename T>
+struct rval<T, true> {
+  struct type {
+    typename rcomplex<T>::part v[2];
+  };
+};
+
+template <typename T, typename Op, typename V = typename rval<T>::type>
+GIO_DFN V fold(V a, V b) {
   if constexpr (rcomplex<T>::value) {
-    using R = typename rcomplex<T>::part;
-    R a[2], b[2];
-    memcpy(a, acc, sizeof a);
-    memcpy(b, in, sizeof b);
-    Op::cx(a, b);
-    memcpy(acc, a, sizeof a);
+    Op::cx(a.v, b.v);
+    return a;
   } else {
-    T a, b;
-    memcpy(&a, acc, sizeof a);
-    memcpy(&b, in, sizeof b);
-    a = Op::template f<T>(a, b);
-    memcpy(acc, &a, sizeof a);
+    return Op::template f<T>(a, b);
   }
 }
 
 template <typename S, typename T, typename Op>
 GIO_DFN void reduce_ll(const char* rt, int t, gio_team_v1& tm, uint32_t seq, T* dest, const T* source, size_t nreduce) {
+  using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
   const size_t bytes = nreduce * sizeof(T);
@@ -97,36 +101,36 @@ GIO_DFN void reduce_ll(const char* rt, int t, gio_team_v1& tm, uint32_t seq, T* 
     ll_send<S>(ll_remote<S>(st, t, tm, (me + k) % n, seq, me), (const uint8_t*)source, bytes, seq);
   S::sync();  // every lane has sent its words of source before any lane writes dest (may be source)
   for (size_t e = S::lane(); e < nreduce; e += S::lanes()) {
-    uint8_t acc[sizeof(T)], in[sizeof(T)];
+    V acc;
     for (int i = 0; i < n; ++i) {
-      uint8_t* to = i == 0 ? acc : in;
+      V x;
       if (i == me)
-        memcpy(to, (const uint8_t*)(source + e), sizeof(T));
+        x = ((const V*)source)[e];
       else
-        ll_read(rt, to, ll_region(team_ll(st, t), seq, i, n), e * sizeof(T), sizeof(T), seq, t, i);
-      if (i) fold_elem<T, Op>(acc, in);
+        ll_read(rt, (uint8_t*)&x, ll_region(team_ll(st, t), seq, i, n), e * sizeof(T), sizeof(T), seq, t, i);
+      acc = i ? fold<T, Op>(acc, x) : x;
     }
-    memcpy((uint8_t*)(dest + e), acc, sizeof(T));
+    ((V*)dest)[e] = acc;
   }
   S::sync();
 }
 
 template <typename S, typename T, typename Op>
 GIO_DFN void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
+  using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
   const size_t lo = nreduce * (size_t)me / n, hi = nreduce * (size_t)(me + 1) / n;
   for (size_t e = lo + S::lane(); e < hi; e += S::lanes()) {
-    uint8_t acc[sizeof(T)], in[sizeof(T)];
-    for (int i = 0; i < n; ++i) {
-      const T* src = i == me ? source + e : (const T*)p2p::remote(st, source + e, tm.members[i]);
-      memcpy(i ? in : acc, (const uint8_t*)src, sizeof(T));
-      if (i) fold_elem<T, Op>(acc, in);
+    V acc = *(const V*)(me == 0 ? (const uint8_t*)(source + e) : p2p::remote(st, source + e, tm.members[0]));
+    for (int i = 1; i < n; ++i) {
+      const V* src = i == me ? (const V*)(source + e) : (const V*)p2p::remote(st, source + e, tm.members[i]);
+      acc = fold<T, Op>(acc, *src);
     }
     for (int k = 1; k <= n; ++k) {
       const int i = (me + k) % n;
-      T* out = i == me ? dest + e : (T*)p2p::remote(st, dest + e, tm.members[i]);
-      memcpy((uint8_t*)out, acc, sizeof(T));
+      V* out = i == me ? (V*)(dest + e) : (V*)p2p::remote(st, dest + e, tm.members[i]);
+      *out = acc;
     }
   }
 }
@@ -142,9 +146,10 @@ GIO_DFN void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, const
 
 template <typename S, typename T, typename Op>
 GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
+  using V = typename rval<T>::type;
   const int n = tm.n_pes, me = tm.my_pe;
-  uint8_t* acc = team_scratch(GIO_DSTATE, t);
-  uint8_t* in = acc + GIO_TEAM_SCRATCH_BYTES / 2;
+  V* acc = (V*)team_scratch(GIO_DSTATE, t);
+  V* in = (V*)(team_scratch(GIO_DSTATE, t) + GIO_TEAM_SCRATCH_BYTES / 2);
   const size_t piece = (GIO_TEAM_SCRATCH_BYTES / 2) / sizeof(T);
   const size_t lo = nreduce * (size_t)me / n, hi = nreduce * (size_t)(me + 1) / n;
   for (size_t p = lo; p < hi; p += piece) {
@@ -155,7 +160,7 @@ GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T
       S::sync();
       fetch<S>(rt, tm, i, in, source + p, b);
       S::sync();
-      for (size_t e = S::lane(); e < cnt; e += S::lanes()) fold_elem<T, Op>(acc + e * sizeof(T), in + e * sizeof(T));
+      for (size_t e = S::lane(); e < cnt; e += S::lanes()) acc[e] = fold<T, Op>(acc[e], in[e]);
     }
     S::sync();
     for (int k = 1; k <= n; ++k) push<S>(rt, tm, (me + k) % n, dest + p, acc, b);

@@ -1,4 +1,4 @@
-// gio-bench: GIO's put latency, bandwidth, message rate and LogGOP(S) benchmarks (one binary,
+// gio-bench: GIO's put latency, bandwidth, message rate, LogGOP(S) and collectives benchmarks (one binary,
 // one subcommand per run). Built twice from these sources when NVSHMEM is found: gio-bench
 // measures GIO, gio-bench-nvshmem measures NVSHMEM with the same kernels (see bench_api.h).
 #include <cstdio>
@@ -65,6 +65,17 @@ void host_wait_ge(const uint64_t* sig, uint64_t v, const char* what) {
   }
 }
 
+// A collective crosses every PE's transport: the distinct ones from this PE, joined by '+'.
+std::string transports_to_all() {
+  std::string all;
+  for (int pe = 0; pe < g_env.npes; ++pe) {
+    if (pe == g_env.me) continue;
+    const std::string t = b_transport(pe);
+    if (("+" + all + "+").find("+" + t + "+") == std::string::npos) all += (all.empty() ? "" : "+") + t;
+  }
+  return all;
+}
+
 }  // namespace bench
 
 using namespace bench;
@@ -92,6 +103,7 @@ int main(int argc, char** argv) {
   g_env.reporter = g_env.me == g_opt.pair_a;
   g_env.impl = b_impl();
   g_env.transport = b_transport(g_env.me == g_opt.pair_a ? g_opt.pair_b : g_opt.pair_a);
+  if (g_opt.bench == "coll") g_env.transport = transports_to_all();
   g_env.date = utc_now_iso();
   g_env.commit = build_commit();
   int dev = 0;
@@ -107,6 +119,7 @@ int main(int argc, char** argv) {
   if (g_opt.bench == "put_latency") run_put_latency();
   else if (g_opt.bench == "bw") run_bw();
   else if (g_opt.bench == "msgrate") run_msgrate();
+  else if (g_opt.bench == "coll") run_coll();
   else run_loggop();
 
   report_close();

@@ -9,7 +9,8 @@
 //   reduce     each PE's vector, summed elementwise into every PE's dest (NCCL AllReduce)
 // Bandwidth follows nccl-tests (doc/PERFORMANCE.md): algbw = S / time with S the size nccl-tests
 // names (the whole buffer: npes * bytes for fcollect and alltoall, bytes otherwise), and
-// busbw = algbw * 2(n-1)/n (reduce), (n-1)/n (fcollect, alltoall), 1 (broadcast).
+// busbw = algbw * 2(n-1)/n (reduce), (n-1)/n (fcollect, alltoall), 1 (broadcast): 0 at one PE,
+// where nothing crosses a link (as in nccl-tests).
 #pragma once
 #include <cstddef>
 #include <string>

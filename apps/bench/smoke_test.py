@@ -67,7 +67,7 @@ def check_coll_file(path, transport=None):
         for k in ("transport", "device", "commit", "date", "scope"):
             if not isinstance(r[k], str) or not r[k]:
                 errors.append("%s: %s is empty" % (where, k))
-        if r["bytes_is"] != "per_pe" or not isinstance(npes, int) or npes < 2:
+        if r["bytes_is"] != "per_pe" or not isinstance(npes, int) or npes < 1:
             errors.append("%s: bytes_is %r, n_pes %r" % (where, r["bytes_is"], npes))
             continue
         if not isinstance(b, int) or (b != 0 if op == "barrier" else (b <= 0 or b % 4)):

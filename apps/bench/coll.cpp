@@ -94,11 +94,10 @@ uint64_t agree_max(const coll_bufs& b, uint64_t v) {
   return v;
 }
 
-// Every PE meets the others, launches, waits; returns the host-clock ns of launch + completion.
-uint64_t launch(coll_op op, scope_t sc, const coll_args& a, size_t bytes) {
+// Every PE meets the others, launches, waits.
+void launch(coll_op op, scope_t sc, const coll_args& a, size_t bytes) {
   device_sync("before k_coll");
   b_barrier_all();
-  const uint64_t t0 = host_now_ns();
   with_scope(sc, [&](auto tag) {
     with_op(op, [&](auto o) {
       hipLaunchKernelGGL((k_coll<decltype(tag), decltype(o)::value>), dim3(1), dim3(latency_threads(sc)), 0, 0, a);
@@ -106,7 +105,6 @@ uint64_t launch(coll_op op, scope_t sc, const coll_args& a, size_t bytes) {
   });
   hip_check(hipGetLastError(), "launching k_coll");
   device_sync("k_coll");
-  const uint64_t t = host_now_ns() - t0;
   int err = 0;
   hip_check(hipMemcpy(&err, a.err, sizeof err, hipMemcpyDeviceToHost), "hipMemcpy(err)");
   if (err) {
@@ -115,21 +113,28 @@ uint64_t launch(coll_op op, scope_t sc, const coll_args& a, size_t bytes) {
     b_abort(1);
   }
   b_barrier_all();
-  return t;
 }
 
-// The untimed, checked collective; returns its duration (host clock, ns), agreed over PEs.
+// The untimed, checked collective; returns its duration, the slowest PE's. The kernel's own
+// clock, not the host's: a kernel's first launch can cost milliseconds, which would cut the
+// iterations of a 1 us collective to a handful.
 uint64_t check(const coll_bufs& b, coll_op op, scope_t sc, size_t bytes) {
   const size_t ne = bytes / sizeof(float);
   coll_args a{b.dst, b.src, ne, 0, 1, b.t, b.err};
-  if (op == coll_op::barrier) return agree_max(b, launch(op, sc, a, bytes));  // nothing to check
+  uint64_t t = 0;
+  if (op == coll_op::barrier) {  // nothing to check
+    launch(op, sc, a, bytes);
+    hip_check(hipMemcpy(&t, b.t, sizeof t, hipMemcpyDeviceToHost), "hipMemcpy(time)");
+    return agree_max(b, t);
+  }
   std::vector<float> h;
   coll_fill_source(op, ne, g_env.me, g_env.npes, &h);
   hip_check(hipMemcpy(b.src, h.data(), h.size() * sizeof(float), hipMemcpyHostToDevice), "hipMemcpy(src)");
   h.assign(coll_dst_elems(op, ne, g_env.npes), 0.0f);
   // All ones: a NaN, so a dest the collective never wrote fails the check.
   hip_check(hipMemset(b.dst, 0xff, h.size() * sizeof(float)), "hipMemset(dst)");
-  const uint64_t t = launch(op, sc, a, bytes);
+  launch(op, sc, a, bytes);
+  hip_check(hipMemcpy(&t, b.t, sizeof t, hipMemcpyDeviceToHost), "hipMemcpy(time)");
   hip_check(hipMemcpy(h.data(), b.dst, h.size() * sizeof(float), hipMemcpyDeviceToHost), "hipMemcpy(dst)");
   const std::string why = coll_check(op, h.data(), ne, g_env.me, g_env.npes);
   if (!why.empty()) {

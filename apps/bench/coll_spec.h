@@ -24,8 +24,8 @@ constexpr int kCollRoot = 0;
 // Below this a collective's time is all latency: the table and JSON give no bandwidth there.
 constexpr size_t kCollBwMinBytes = 4096;
 
-// --iters is an upper bound: one sample's collectives last about kCollSampleNs, as far as the
-// untimed checked collective (one_ns, the slowest PE's) tells. A one-thread reduce of 256 MiB
+// --iters is an upper bound: one sample's collectives last about kCollSampleNs, as far as one
+// untimed collective (one_ns, the slowest PE's) tells. A one-thread reduce of 256 MiB
 // lasts seconds; 100 of them, times reps, times sizes, would not finish.
 constexpr double kCollSampleNs = 50e6;
 int coll_iters(int max_iters, double one_ns);

@@ -69,12 +69,13 @@ def size_axis(ax, xs, xlabel="message size (bytes)"):
 
 
 def coll_series(rows, op, field):
-    """(impl, transport, scope) -> sorted [(bytes, value, low, high)]; low/high only for us."""
+    """(impl, transport, scope, n_pes) -> sorted [(bytes, value, low, high)]; low/high only for us.
+    Values <= 0 are left out: busbw is 0 at one PE, and the axes are logarithmic."""
     out = collections.defaultdict(list)
     for r in rows:
-        if r.get("bench") == "coll" and r.get("op") == op and r.get(field) is not None and r["bytes"] > 0:
+        if r.get("bench") == "coll" and r.get("op") == op and (r.get(field) or 0) > 0 and r["bytes"] > 0:
             lo, hi = (r["us_min"], r["us_max"]) if field == "us" else (r[field], r[field])
-            out[(r["impl"], r["transport"], r["scope"])].append((r["bytes"], r[field], lo, hi))
+            out[(r["impl"], r["transport"], r["scope"], r["n_pes"])].append((r["bytes"], r[field], lo, hi))
     return {k: sorted(v) for k, v in sorted(out.items())}
 
 
@@ -92,8 +93,8 @@ def draw_coll(rows, field, ylabel, path, title, with_barrier):
     styles = {"nvshmem": "--", "nccl": ":"}
     for ax, op in zip(axes.flat, panels):
         if op == "barrier":
-            bars = sorted({(r["impl"], r["transport"], r["scope"]): r for r in barrier}.items())
-            labels = ["%s/%s\n%s" % k for k, _ in bars]
+            bars = sorted({(r["impl"], r["transport"], r["scope"], r["n_pes"]): r for r in barrier}.items())
+            labels = ["%s/%s\n%s n=%d" % k for k, _ in bars]
             ax.bar(range(len(bars)), [r["us"] for _, r in bars],
                    yerr=[[r["us"] - r["us_min"] for _, r in bars], [r["us_max"] - r["us"] for _, r in bars]],
                    color=[colors[i % len(colors)] for i in range(len(bars))], capsize=3)
@@ -104,10 +105,11 @@ def draw_coll(rows, field, ylabel, path, title, with_barrier):
             ax.grid(True, axis="y", alpha=0.3)
             continue
         ser = coll_series(rows, op, field)
-        for i, ((impl, transport, scope), pts) in enumerate(ser.items()):
+        for i, ((impl, transport, scope, npes), pts) in enumerate(ser.items()):
             x = [p[0] for p in pts]
             (line,) = ax.plot(x, [p[1] for p in pts], styles.get(impl, "-"), color=colors[i % len(colors)],
-                              marker=MARKERS.get(scope, "o"), ms=3, label="%s/%s %s" % (impl, transport, scope))
+                              marker=MARKERS.get(scope, "o"), ms=3,
+                              label="%s/%s %s n=%d" % (impl, transport, scope, npes))
             if field == "us":
                 ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], color=line.get_color(),
                                 alpha=0.15, linewidth=0)

@@ -148,7 +148,8 @@ uint64_t check(const coll_bufs& b, coll_op op, scope_t sc, size_t bytes) {
 void coll_point(const coll_bufs& b, coll_op op, scope_t sc, size_t bytes) {
   const uint64_t one = check(b, op, sc, bytes);
   const int iters = coll_iters(g_opt.iters, (double)one);
-  coll_args a{b.dst, b.src, bytes / sizeof(float), std::min(g_opt.warmup, iters), iters, b.t, b.err};
+  const int warmup = coll_warmup(g_opt.warmup, iters, (double)one);
+  coll_args a{b.dst, b.src, bytes / sizeof(float), warmup, iters, b.t, b.err};
   std::vector<double> us;
   std::vector<uint64_t> ns(g_env.npes);
   for (int rep = 0; rep < g_opt.reps; ++rep) {

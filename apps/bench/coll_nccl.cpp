@@ -121,8 +121,8 @@ void run(const options& o, const nccl_run& r) {
     }
     for (size_t bytes : o.sizes()) {
       const size_t ne = bytes / sizeof(float);
-      const int iters = coll_iters(o.iters, check(r, op, bytes));
-      const int warmup = std::min(o.warmup, iters);
+      const double one = check(r, op, bytes);
+      const int iters = coll_iters(o.iters, one), warmup = coll_warmup(o.warmup, iters, one);
       std::vector<double> us;
       for (int rep = 0; rep < o.reps; ++rep) us.push_back(timed(r, op, ne, warmup, iters) / iters / 1000.0);
       report_coll({op, "host", bytes, 0, iters, summarize(us)});

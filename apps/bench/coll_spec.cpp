@@ -53,6 +53,10 @@ double coll_bus_factor(coll_op op, int npes) {
   }
 }
 
+int coll_warmup(int max_warmup, int iters, double one_ns) {
+  return one_ns >= kCollSampleNs ? 0 : max_warmup < iters ? max_warmup : iters;
+}
+
 int coll_iters(int max_iters, double one_ns) {
   const double fit = kCollSampleNs / (one_ns > 1 ? one_ns : 1);
   return fit >= max_iters ? max_iters : fit < 1 ? 1 : (int)fit;

@@ -29,6 +29,9 @@ constexpr size_t kCollBwMinBytes = 4096;
 // lasts seconds; 100 of them, times reps, times sizes, would not finish.
 constexpr double kCollSampleNs = 50e6;
 int coll_iters(int max_iters, double one_ns);
+// Warmup collectives before each sample: none once one collective outlasts a sample (the checked
+// run has warmed the path, and a one-thread 256 MiB reduce would double every sample's cost).
+int coll_warmup(int max_warmup, int iters, double one_ns);
 
 // Floats in one PE's source and dest for nelems per PE.
 size_t coll_src_elems(coll_op op, size_t nelems, int npes);

@@ -179,14 +179,29 @@ GIO_HDFN int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* sourc
   }
 GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE)
 #undef GIO_DEF_TEAM_MOVE
-#define GIO_DEF_REDUCE(OP, NAME, T)                                                                         \
+// long double has no GPU form (nvcc makes it double in device code): its reductions are host-only,
+// picked out of the type table by name (GIO_IS_LONGDOUBLE(NAME) is 1 for longdouble, else 0).
+#define GIO_LD_PROBE_longdouble ~, 1
+#define GIO_SECOND_(a, b, ...) b
+#define GIO_SECOND(...) GIO_SECOND_(__VA_ARGS__)
+#define GIO_IS_LONGDOUBLE(NAME) GIO_SECOND(GIO_LD_PROBE_##NAME, 0, ~)
+#define GIO_CAT_(a, b) a##b
+#define GIO_CAT(a, b) GIO_CAT_(a, b)
+#define GIO_DEF_REDUCE_0(OP, NAME, T)                                                                       \
   GIO_HDFN int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {   \
     GIO_DISPATCH(return (::gio::dev::reduce<GIO_TS, T, ::gio::dev::rop_##OP>("shmem_" #NAME "_" #OP "_reduce", \
                                                                              team, dest, source, nreduce)), \
                  return gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce));                       \
   }
+#define GIO_DEF_REDUCE_1(OP, NAME, T)                                                                       \
+  inline int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {     \
+    return gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce);                                    \
+  }
+#define GIO_DEF_REDUCE(OP, NAME, T) GIO_CAT(GIO_DEF_REDUCE_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, T)
 GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE)
 #undef GIO_DEF_REDUCE
+#undef GIO_DEF_REDUCE_0
+#undef GIO_DEF_REDUCE_1
 
 // The cooperative forms (kernels only): every thread of the work-group (_wg) or wave (_wave) calls
 // with the same arguments, and the lanes share the copies and the LL words.
@@ -245,11 +260,14 @@ GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE_WAVE)
 #undef GIO_DEF_TEAM_MOVE_WAVE
 #undef GIO_DEF_TEAM_MOVE_SCOPED
 
-#define GIO_DEF_REDUCE_SCOPED(OP, NAME, T, SFX, S)                                                          \
+#define GIO_DEF_REDUCE_SCOPED_1(OP, NAME, T, SFX, S)
+#define GIO_DEF_REDUCE_SCOPED_0(OP, NAME, T, SFX, S)                                                        \
   GIO_DFN int shmemx_##NAME##_##OP##_reduce##SFX(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \
     return ::gio::dev::reduce<S, T, ::gio::dev::rop_##OP>("shmemx_" #NAME "_" #OP "_reduce" #SFX, team, dest, \
                                                          source, nreduce);                                 \
   }
+#define GIO_DEF_REDUCE_SCOPED(OP, NAME, T, SFX, S) \
+  GIO_CAT(GIO_DEF_REDUCE_SCOPED_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, T, SFX, S)
 #define GIO_DEF_REDUCE_WG(OP, NAME, T) GIO_DEF_REDUCE_SCOPED(OP, NAME, T, _wg, ::gio::dev::scope_wg)
 #define GIO_DEF_REDUCE_WAVE(OP, NAME, T) GIO_DEF_REDUCE_SCOPED(OP, NAME, T, _wave, ::gio::dev::scope_wave)
 GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE_WG)
@@ -257,6 +275,8 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE_WAVE)
 #undef GIO_DEF_REDUCE_WG
 #undef GIO_DEF_REDUCE_WAVE
 #undef GIO_DEF_REDUCE_SCOPED
+#undef GIO_DEF_REDUCE_SCOPED_0
+#undef GIO_DEF_REDUCE_SCOPED_1
 #endif
 #undef GIO_TS
 inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {

@@ -165,37 +165,30 @@ GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T
 [[noreturn]] GIO_DOUT void fail_overlap(const char* rt, const void* d, const void* s, unsigned long long bytes) {
   GIO_DEV_FATAL(rt, "dest %p and source %p overlap without being the same (%llu bytes each)", d, s, bytes);
 }
-[[noreturn]] GIO_DOUT void fail_long_double(const char* rt) {
-  GIO_DEV_FATAL(rt, "long double reductions are host-only (no GPU has the type)");
-}
 
 template <typename S, typename T, typename Op>
 GIO_DFN int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
-  if constexpr (std::is_same<T, long double>::value) {
-    fail_long_double(rt);
-  } else {
-    gio_team_v1& tm = team_checked(rt, t);
-    const size_t bytes = coll_bytes(rt, nreduce, sizeof(T));
-    check_local(rt, dest, bytes);
-    check_local(rt, source, bytes);
-    const uint8_t *d = (const uint8_t*)dest, *s = (const uint8_t*)source;
-    if (d != s && d < s + bytes && s < d + bytes) fail_overlap(rt, dest, source, bytes);
-    if (ll_fits(tm, bytes)) {
-      const uint32_t seq = ll_begin<S>(GIO_DSTATE, t, tm);
-      if (seq) {
-        reduce_ll<S, T, Op>(rt, t, tm, seq, dest, source, nreduce);
-        return 0;
-      }
+  gio_team_v1& tm = team_checked(rt, t);
+  const size_t bytes = coll_bytes(rt, nreduce, sizeof(T));
+  check_local(rt, dest, bytes);
+  check_local(rt, source, bytes);
+  const uint8_t *d = (const uint8_t*)dest, *s = (const uint8_t*)source;
+  if (d != s && d < s + bytes && s < d + bytes) fail_overlap(rt, dest, source, bytes);
+  if (ll_fits(tm, bytes)) {
+    const uint32_t seq = ll_begin<S>(GIO_DSTATE, t, tm);
+    if (seq) {
+      reduce_ll<S, T, Op>(rt, t, tm, seq, dest, source, nreduce);
+      return 0;
     }
-    S::sync();
-    if (S::lane() == 0) team_sync_rounds(rt, t, tm);  // every member's source is ready
-    S::sync();
-    if (tm.all_p2p)
-      reduce_p2p<S, T, Op>(tm, dest, source, nreduce);
-    else
-      reduce_any<S, T, Op>(rt, t, tm, dest, source, nreduce);
-    team_complete<S>(rt, t, tm);
   }
+  S::sync();
+  if (S::lane() == 0) team_sync_rounds(rt, t, tm);  // every member's source is ready
+  S::sync();
+  if (tm.all_p2p)
+    reduce_p2p<S, T, Op>(tm, dest, source, nreduce);
+  else
+    reduce_any<S, T, Op>(rt, t, tm, dest, source, nreduce);
+  team_complete<S>(rt, t, tm);
   return 0;
 }
 

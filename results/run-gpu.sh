@@ -2,7 +2,7 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk;
+#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
@@ -160,6 +160,17 @@ if has loggop; then  # LogGOP(S): GIO over p2p and gda, NVSHMEM
   done
   GIO_TRANSPORT=gda T=60 run $B/giorun -n 2 $B/gio-bench loggop --json "$out/gio-gda-loggop.jsonl" > "$out/gio-gda-loggop.txt" 2>&1
   tail -n 12 "$out"/*-loggop.txt
+fi
+if has coll; then  # collectives over NP PEs (default 2), bytes per PE: GIO, NVSHMEM, and NCCL from the host
+  np=${NP:-2}
+  heap=$(( np * 512 + 1024 ))M  # alltoall's source and dest: 2 x NP x 256 MiB, and room to spare
+  for impl in gio nvshmem; do
+    bin=$(bench_bin $impl) && GIO_SYMMETRIC_SIZE=$heap NVSHMEM_SYMMETRIC_SIZE=$heap T=600 run $B/giorun -n "$np" $bin coll --json "$out/$impl-coll.jsonl" > "$out/$impl-coll.txt" 2>&1
+  done
+  [[ -x $B/gio-bench-nccl ]] &&
+    T=300 run $B/giorun -n "$np" $B/gio-bench-nccl coll --json "$out/nccl-coll.jsonl" > "$out/nccl-coll.txt" 2>&1
+  for f in "$out"/*-coll.jsonl; do python3 apps/bench/smoke_test.py --check "$f" --sub coll; done
+  python3 apps/bench/plot.py "$out"/*-coll.jsonl --out "$out"
 fi
 if has bulk; then  # one thread's puts with the bulk-copy engine off (0) and from 256 B and 1 KiB on (GIO_P2P_BULK_MIN)
   for m in 0 256 1K; do

@@ -11,9 +11,14 @@ namespace bench {
 enum class scope_t { thread, wave, wg };
 const char* scope_name(scope_t s);
 
+// coll: the collectives over all PEs (barrier = team sync; reduce = float sum allreduce).
+enum class coll_op { barrier, broadcast, fcollect, alltoall, reduce };
+const char* coll_op_name(coll_op op);
+
 struct options {
-  std::string bench;               // put_latency | bw | msgrate | loggop
+  std::string bench;               // put_latency | bw | msgrate | loggop | coll
   std::vector<scope_t> scopes;
+  std::vector<coll_op> ops;        // coll
   size_t min_size = 1, max_size = 4u << 20;
   unsigned step = 2;               // sizes: min, min*step, ... <= max
   std::vector<int> wgs;            // work-groups posting at once
@@ -53,9 +58,20 @@ struct record {
   stats s;
 };
 
+// One coll measurement. bytes is one PE's contribution (coll_spec.h says what that is per op);
+// us: per-collective latency over the reps, each rep the slowest PE's mean over its iterations.
+struct coll_record {
+  coll_op op = coll_op::barrier;
+  std::string scope;
+  size_t bytes = 0;
+  int threads = 1, iters = 0;
+  stats us;
+};
+
 // Report sink: the table on stdout and the JSON lines file (reporter only).
 void report_open(const run_env& env, const options& o);
 void report(const record& r);
+void report_coll(const coll_record& r);
 void report_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_close();
 

@@ -156,6 +156,63 @@ B_DFN void b_wait_ge(uint64_t* sig, uint64_t v) {
   S::sync();
 }
 
+// ---- collectives over SHMEM_TEAM_WORLD at scope S --------------------------------------------
+// Every lane of the scope calls with the same arguments; 0 on success. floats throughout, so the
+// reduce is a float sum and the check can tell every element's origin (coll_spec.h).
+#if defined(GIO_BENCH_NVSHMEM)
+#define B_TEAM_WORLD NVSHMEM_TEAM_WORLD
+#else
+#define B_TEAM_WORLD SHMEM_TEAM_WORLD
+#endif
+template <class S>
+B_DFN int b_team_sync();
+template <class S>
+B_DFN int b_broadcast(float* d, const float* s, size_t nelems, int root);
+template <class S>
+B_DFN int b_fcollect(float* d, const float* s, size_t nelems);
+template <class S>
+B_DFN int b_alltoall(float* d, const float* s, size_t nelems);
+template <class S>
+B_DFN int b_sum_reduce(float* d, const float* s, size_t nreduce);
+
+#define B_COLL(S, SYNC, BCAST, FCOLLECT, ALLTOALL, REDUCE)                                          \
+  template <>                                                                                      \
+  B_DFN int b_team_sync<S>() {                                                                     \
+    return SYNC(B_TEAM_WORLD);                                                                     \
+  }                                                                                                \
+  template <>                                                                                      \
+  B_DFN int b_broadcast<S>(float* d, const float* s, size_t nelems, int root) {                    \
+    return BCAST(B_TEAM_WORLD, d, s, nelems, root);                                                \
+  }                                                                                                \
+  template <>                                                                                      \
+  B_DFN int b_fcollect<S>(float* d, const float* s, size_t nelems) {                               \
+    return FCOLLECT(B_TEAM_WORLD, d, s, nelems);                                                   \
+  }                                                                                                \
+  template <>                                                                                      \
+  B_DFN int b_alltoall<S>(float* d, const float* s, size_t nelems) {                               \
+    return ALLTOALL(B_TEAM_WORLD, d, s, nelems);                                                   \
+  }                                                                                                \
+  template <>                                                                                      \
+  B_DFN int b_sum_reduce<S>(float* d, const float* s, size_t nreduce) {                            \
+    return REDUCE(B_TEAM_WORLD, d, s, nreduce);                                                    \
+  }
+#if defined(GIO_BENCH_NVSHMEM)
+B_COLL(b_thread, nvshmem_team_sync, nvshmem_float_broadcast, nvshmem_float_fcollect,
+       nvshmem_float_alltoall, nvshmem_float_sum_reduce)
+B_COLL(b_wave, nvshmemx_team_sync_warp, nvshmemx_float_broadcast_warp, nvshmemx_float_fcollect_warp,
+       nvshmemx_float_alltoall_warp, nvshmemx_float_sum_reduce_warp)
+B_COLL(b_wg, nvshmemx_team_sync_block, nvshmemx_float_broadcast_block, nvshmemx_float_fcollect_block,
+       nvshmemx_float_alltoall_block, nvshmemx_float_sum_reduce_block)
+#else
+B_COLL(b_thread, shmem_team_sync, shmem_float_broadcast, shmem_float_fcollect, shmem_float_alltoall,
+       shmem_float_sum_reduce)
+B_COLL(b_wave, shmemx_team_sync_wave, shmemx_float_broadcast_wave, shmemx_float_fcollect_wave,
+       shmemx_float_alltoall_wave, shmemx_float_sum_reduce_wave)
+B_COLL(b_wg, shmemx_team_sync_wg, shmemx_float_broadcast_wg, shmemx_float_fcollect_wg,
+       shmemx_float_alltoall_wg, shmemx_float_sum_reduce_wg)
+#endif
+#undef B_COLL
+
 // ---- host side --------------------------------------------------------------------------------
 void b_init(int* argc, char*** argv);
 void b_finalize();

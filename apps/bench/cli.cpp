@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bench.h"
+#include "coll_spec.h"
 
 namespace bench {
 
@@ -29,8 +30,8 @@ std::vector<size_t> options::sizes() const {
 
 void print_usage(const char* prog) {
   printf(
-      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop> [flags]\n"
-      "  --scope thread,wave,wg   scopes to measure (list)\n"
+      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll> [flags]\n"
+      "  --scope thread,wave,wg   scopes to measure (list; --scopes too)\n"
       "  --min-size N --max-size N  message sizes, powers of --step from min to max (K/M/G ok)\n"
       "  --step F                 size multiplier (default 2)\n"
       "  --wgs 1,2,4              work-groups posting at once, each with its own context (not loggop)\n"
@@ -41,7 +42,9 @@ void print_usage(const char* prog) {
       "  --bidir                  bw/msgrate: both directions at once\n"
       "  --pair A,B               measured PEs (default 0,1); A reports. put_latency --pair A,A: A puts to\n"
       "                           its own heap through the transport (put_nbi_quiet only; runs at 1 PE)\n"
-      "  --json FILE              JSON lines (one measurement each), written by PE A\n"
+      "  --ops barrier,broadcast,fcollect,alltoall,reduce\n"
+      "                           coll: the collectives, over all PEs (size = one PE's contribution)\n"
+      "  --json FILE              JSON lines (one measurement each), written by PE A (coll: PE 0)\n"
       "  --quick                  tiny sizes and iteration counts (CI)\n"
       "The transport is GIO's choice (GIO_TRANSPORT=auto|p2p|...); it is recorded, not set.\n",
       prog);
@@ -82,6 +85,7 @@ void set_defaults(options* o) {
   o->scopes = {scope_t::thread, scope_t::wave, scope_t::wg};
   o->wgs = {1};
   o->iters = 200, o->warmup = 20, o->reps = 5;
+  o->ops = {coll_op::barrier, coll_op::broadcast, coll_op::fcollect, coll_op::alltoall, coll_op::reduce};
   if (o->bench == "bw" || o->bench == "msgrate") {
     o->wgs = {1, 8, 32};
     o->iters = 100, o->warmup = 10;
@@ -92,12 +96,17 @@ void set_defaults(options* o) {
     // One thread moves each message: at 4 MiB a p2p run outlasted 60 s on 2xH200 and G is linear
     // well before 64 KiB.
     o->max_size = 64u << 10;
+  } else if (o->bench == "coll") {
+    // Floats: 8 B is two of them. --iters is an upper bound there (see coll.cpp).
+    o->min_size = 8, o->max_size = 256u << 20;
+    o->iters = 100, o->warmup = 10;
   }
   if (o->quick) {
     o->min_size = 1, o->max_size = 4096, o->step = 16;
     o->wgs = {1, 2};  // loggop ignores --wgs: it measures one work-group
     o->threads = 32;
     o->iters = 10, o->warmup = 2, o->reps = 3, o->train = 4;
+    if (o->bench == "coll") o->min_size = 8, o->step = 8;  // 8 B .. 4 KiB: one size with bandwidth
   }
 }
 
@@ -106,7 +115,8 @@ void set_defaults(options* o) {
 bool parse_options(int argc, char** argv, options* o, std::string* err) {
   if (argc < 2) return *err = "no subcommand", false;
   o->bench = argv[1];
-  if (o->bench != "put_latency" && o->bench != "bw" && o->bench != "msgrate" && o->bench != "loggop")
+  if (o->bench != "put_latency" && o->bench != "bw" && o->bench != "msgrate" && o->bench != "loggop" &&
+      o->bench != "coll")
     return *err = "unknown subcommand '" + o->bench + "'", false;
   // Flags are collected first so --quick can set defaults that explicit flags then override.
   std::map<std::string, std::string> given;
@@ -122,7 +132,7 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     const std::string& f = kv.first;
     const std::string& v = kv.second;
     bool ok = true;
-    if (f == "--scope") {
+    if (f == "--scope" || f == "--scopes") {
       o->scopes.clear();
       for (auto& s : split(v)) {
         if (s == "thread") o->scopes.push_back(scope_t::thread);
@@ -131,6 +141,14 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
         else ok = false;
       }
       ok = ok && !o->scopes.empty();
+    } else if (f == "--ops") {
+      o->ops.clear();
+      for (auto& s : split(v)) {
+        coll_op op = coll_op::barrier;
+        ok = ok && coll_op_parse(s, &op);
+        o->ops.push_back(op);
+      }
+      ok = ok && !o->ops.empty();
     } else if (f == "--min-size") ok = parse_size(v, &o->min_size);
     else if (f == "--max-size") ok = parse_size(v, &o->max_size);
     else if (f == "--step") {
@@ -158,6 +176,10 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     if (!ok) return *err = "bad value '" + v + "' for " + f, false;
   }
   if (o->min_size > o->max_size) return *err = "--min-size is larger than --max-size", false;
+  if (o->bench == "coll" && (given.count("--pair") || o->bidir))
+    return *err = "coll takes no --pair or --bidir: every PE takes part", false;
+  if (o->bench == "coll" && (o->min_size < 4 || o->min_size % 4))
+    return *err = "coll moves floats: --min-size must be a multiple of 4", false;
   if (o->pair_a == o->pair_b && o->bench != "put_latency")
     return *err = "--pair A,A (a PE targeting itself) is for put_latency only", false;
   if (o->bench != "loggop" && o->min_size == 0)

@@ -68,5 +68,7 @@ void run_put_latency();
 void run_bw();
 void run_msgrate();
 void run_loggop();
+void run_coll();
 
+std::string transports_to_all();
 }  // namespace bench

@@ -1,4 +1,4 @@
-// gio-bench: GIO's put latency, bandwidth, message rate and LogGOP(S) benchmarks (one binary,
+// gio-bench: GIO's put latency, bandwidth, message rate, LogGOP(S) and collectives benchmarks (one binary,
 // one subcommand per run). Built twice from these sources when NVSHMEM is found: gio-bench
 // measures GIO, gio-bench-nvshmem measures NVSHMEM with the same kernels (see bench_api.h).
 #include <cstdio>
@@ -65,6 +65,17 @@ void host_wait_ge(const uint64_t* sig, uint64_t v, const char* what) {
   }
 }
 
+// A collective crosses every PE's transport: the distinct ones from this PE, joined by '+'.
+std::string transports_to_all() {
+  std::string all;
+  for (int pe = 0; pe < g_env.npes; ++pe) {
+    if (pe == g_env.me) continue;
+    const std::string t = b_transport(pe);
+    if (("+" + all + "+").find("+" + t + "+") == std::string::npos) all += (all.empty() ? "" : "+") + t;
+  }
+  return all.empty() ? b_transport(g_env.me) : all;  // one PE: how it reaches itself
+}
+
 }  // namespace bench
 
 using namespace bench;
@@ -80,7 +91,9 @@ int main(int argc, char** argv) {
   b_init(&argc, &argv);
   g_env.me = b_my_pe();
   g_env.npes = b_n_pes();
-  if (!ok || g_opt.pair_a >= g_env.npes || g_opt.pair_b >= g_env.npes) {
+  // coll has no pair: any number of PEs (at 1 it measures the call's own cost).
+  const bool pair_fits = g_opt.bench == "coll" || (g_opt.pair_a < g_env.npes && g_opt.pair_b < g_env.npes);
+  if (!ok || !pair_fits) {
     if (g_env.me == 0) {
       if (ok) err = "gio-bench needs the pair's two PEs: run it with giorun -n 2 (or more), --pair within range";
       fprintf(stderr, "gio-bench: %s\n", err.c_str());
@@ -92,6 +105,7 @@ int main(int argc, char** argv) {
   g_env.reporter = g_env.me == g_opt.pair_a;
   g_env.impl = b_impl();
   g_env.transport = b_transport(g_env.me == g_opt.pair_a ? g_opt.pair_b : g_opt.pair_a);
+  if (g_opt.bench == "coll") g_env.transport = transports_to_all();
   g_env.date = utc_now_iso();
   g_env.commit = build_commit();
   int dev = 0;
@@ -107,6 +121,7 @@ int main(int argc, char** argv) {
   if (g_opt.bench == "put_latency") run_put_latency();
   else if (g_opt.bench == "bw") run_bw();
   else if (g_opt.bench == "msgrate") run_msgrate();
+  else if (g_opt.bench == "coll") run_coll();
   else run_loggop();
 
   report_close();

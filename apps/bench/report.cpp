@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "bench.h"
+#include "coll_spec.h"
 #include "app_commit.h"  // GIO_APP_COMMIT, regenerated at every build
 
 namespace bench {
@@ -34,9 +35,11 @@ void report_open(const run_env& env, const options& o) {
   g_pair[0] = o.pair_a;
   g_pair[1] = o.pair_b;
   if (!env.reporter) return;
-  printf("# gio-bench %s  impl=%s transport=%s device=\"%s\" commit=%s date=%s PEs=%d pair=%d,%d\n",
-         o.bench.c_str(), env.impl.c_str(), env.transport.c_str(), env.device.c_str(),
-         env.commit.c_str(), env.date.c_str(), env.npes, o.pair_a, o.pair_b);
+  printf("# gio-bench %s  impl=%s transport=%s device=\"%s\" commit=%s date=%s PEs=%d", o.bench.c_str(),
+         env.impl.c_str(), env.transport.c_str(), env.device.c_str(), env.commit.c_str(),
+         env.date.c_str(), env.npes);
+  if (o.bench == "coll") printf(" (all take part; bytes = one PE's contribution)\n");
+  else printf(" pair=%d,%d\n", o.pair_a, o.pair_b);
   printf("# iters=%d warmup=%d reps=%d threads/wg=%d%s\n", o.iters, o.warmup, o.reps, o.threads,
          o.quick ? " (quick)" : "");
   if (!o.json.empty()) {
@@ -69,6 +72,39 @@ void report(const record& r) {
           json_str(r.scope).c_str(), r.bytes, r.work_groups, json_str(r.metric).c_str(), r.s.median,
           r.s.min, r.s.max, json_str(r.unit).c_str(), json_str(e.device).c_str(),
           json_str(e.commit).c_str(), json_str(e.date).c_str(), e.npes, g_pair[0], g_pair[1]);
+  fflush(g_json);
+}
+
+// coll has its own table and JSON shape: no pair (every PE takes part), and bandwidth by NCCL's
+// definitions next to the latency so one line compares with nccl-tests' output.
+void report_coll(const coll_record& r) {
+  if (!g_env || !g_env->reporter) return;
+  const run_env& e = *g_env;
+  const bool bw = r.op != coll_op::barrier && r.bytes >= kCollBwMinBytes;
+  const double algbw = bw ? coll_algbw_bytes(r.op, r.bytes, e.npes) / (r.us.median * 1e3) : 0;  // GB/s
+  const double busbw = algbw * coll_bus_factor(r.op, e.npes);
+  if (!g_header) {
+    printf("%-10s %-7s %7s %10s %6s %11s %11s %11s %9s %9s\n", "op", "scope", "threads", "bytes", "iters",
+           "us", "us_min", "us_max", "algbw", "busbw");
+    g_header = true;
+  }
+  char bws[32] = "        -         -";
+  if (bw) snprintf(bws, sizeof bws, "%9.3f %9.3f", algbw, busbw);
+  printf("%-10s %-7s %7d %10zu %6d %11.4g %11.4g %11.4g %s\n", coll_op_name(r.op), r.scope.c_str(),
+         r.threads, r.bytes, r.iters, r.us.median, r.us.min, r.us.max, bws);
+  fflush(stdout);
+  if (!g_json) return;
+  char bwj[64] = "null, \"busbw\": null";
+  if (bw) snprintf(bwj, sizeof bwj, "%.9g, \"busbw\": %.9g", algbw, busbw);
+  fprintf(g_json,
+          "{\"bench\": \"coll\", \"impl\": %s, \"transport\": %s, \"op\": %s, \"scope\": %s, "
+          "\"bytes\": %zu, \"bytes_is\": \"per_pe\", \"algbw_bytes\": %.0f, \"n_pes\": %d, "
+          "\"threads\": %d, \"iters\": %d, \"us\": %.9g, \"us_min\": %.9g, \"us_max\": %.9g, "
+          "\"algbw\": %s, \"bw_unit\": \"GB/s\", \"device\": %s, \"commit\": %s, \"date\": %s}\n",
+          json_str(e.impl).c_str(), json_str(e.transport).c_str(), json_str(coll_op_name(r.op)).c_str(),
+          json_str(r.scope).c_str(), r.bytes, coll_algbw_bytes(r.op, r.bytes, e.npes), e.npes, r.threads,
+          r.iters, r.us.median, r.us.min, r.us.max, bwj, json_str(e.device).c_str(),
+          json_str(e.commit).c_str(), json_str(e.date).c_str());
   fflush(g_json);
 }
 

@@ -4,7 +4,9 @@ line (parses, required keys, sane values, the expected metrics present). Also us
   smoke_test.py --check FILE.jsonl [--sub put_latency] [--transport p2p]
 With --pairs DIR: put_latency and bw at 4 PEs measuring pairs 1,3 and 0,2, then pairs.py.
 With --self: put_latency at 1 PE with --pair 0,0 (put_nbi_quiet to its own heap through the
-transport), and loggop --pair 0,0 refused."""
+transport), and loggop --pair 0,0 refused.
+--sub coll: the collectives' lines, whose shape differs (op, n_pes, us, algbw, busbw; no pair);
+--check FILE --sub coll checks gio-bench-nvshmem's and gio-bench-nccl's files too."""
 import argparse
 import json
 import math
@@ -24,6 +26,107 @@ EXPECTED = {
 BIDIR = {"bw": "bw_bidir", "msgrate": "msgrate_bidir"}
 # Differences and fit coefficients may be <= 0 when noise dominates; they must only be finite.
 SIGNED = {"o", "g", "G"}
+
+COLL_REQUIRED = ["bench", "impl", "transport", "op", "scope", "bytes", "bytes_is", "algbw_bytes", "n_pes",
+                 "threads", "iters", "us", "us_min", "us_max", "algbw", "busbw", "device", "commit", "date"]
+COLL_OPS = {"barrier", "broadcast", "fcollect", "alltoall", "reduce"}
+COLL_BW_MIN = 4096  # coll_spec.h's kCollBwMinBytes
+
+
+def coll_bus_factor(op, n):
+    """nccl-tests' busbw / algbw (coll_spec.cpp)."""
+    return {"reduce": 2.0 * (n - 1) / n, "fcollect": (n - 1) / n, "alltoall": (n - 1) / n,
+            "broadcast": 1.0}[op]
+
+
+def check_coll_file(path, transport=None):
+    """Every coll line well formed; every op of the run at every scope and size it measured."""
+    errors = []
+    points = {}  # (impl, op, scope) -> sizes
+    with open(path) as f:
+        lines = [l for l in f if l.strip()]
+    if not lines:
+        return ["%s: no JSON lines" % path]
+    for n, line in enumerate(lines, 1):
+        where = "%s:%d" % (path, n)
+        try:
+            r = json.loads(line)
+        except ValueError as e:
+            errors.append("%s: does not parse: %s" % (where, e))
+            continue
+        missing = [k for k in COLL_REQUIRED if k not in r]
+        if missing:
+            errors.append("%s: missing %s" % (where, ", ".join(missing)))
+            continue
+        op, b, npes = r["op"], r["bytes"], r["n_pes"]
+        if r["bench"] != "coll" or op not in COLL_OPS or r["impl"] not in ("gio", "nvshmem", "nccl"):
+            errors.append("%s: bench %r op %r impl %r" % (where, r["bench"], op, r["impl"]))
+            continue
+        if transport and r["transport"] != transport:
+            errors.append("%s: transport %r, expected %r" % (where, r["transport"], transport))
+        for k in ("transport", "device", "commit", "date", "scope"):
+            if not isinstance(r[k], str) or not r[k]:
+                errors.append("%s: %s is empty" % (where, k))
+        if r["bytes_is"] != "per_pe" or not isinstance(npes, int) or npes < 1:
+            errors.append("%s: bytes_is %r, n_pes %r" % (where, r["bytes_is"], npes))
+            continue
+        if not isinstance(b, int) or (b != 0 if op == "barrier" else (b <= 0 or b % 4)):
+            errors.append("%s: %s of %r bytes" % (where, op, b))
+            continue
+        if r["algbw_bytes"] != (b * npes if op in ("fcollect", "alltoall") else b):
+            errors.append("%s: algbw_bytes %r for %s of %d B at %d PEs" % (where, r["algbw_bytes"], op, b, npes))
+        if not isinstance(r["iters"], int) or r["iters"] < 1 or not isinstance(r["threads"], int):
+            errors.append("%s: iters %r threads %r" % (where, r["iters"], r["threads"]))
+        vals = [r["us_min"], r["us"], r["us_max"]]
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in vals):
+            errors.append("%s: latency not positive and finite: %r" % (where, vals))
+            continue
+        if not vals[0] <= vals[1] <= vals[2]:
+            errors.append("%s: not us_min <= us <= us_max: %r" % (where, vals))
+        if op == "barrier" or b < COLL_BW_MIN:
+            if r["algbw"] is not None or r["busbw"] is not None:
+                errors.append("%s: bandwidth given below %d B: %r %r" % (where, COLL_BW_MIN, r["algbw"], r["busbw"]))
+        else:
+            want = r["algbw_bytes"] / (r["us"] * 1e3)
+            if not isinstance(r["algbw"], (int, float)) or abs(r["algbw"] - want) > 1e-6 * want:
+                errors.append("%s: algbw %r, algbw_bytes / us gives %r" % (where, r["algbw"], want))
+            elif not isinstance(r["busbw"], (int, float)) or \
+                    abs(r["busbw"] - r["algbw"] * coll_bus_factor(op, npes)) > 1e-6 * want:
+                errors.append("%s: busbw %r is not algbw %r x %s's factor" % (where, r["busbw"], r["algbw"], op))
+        points.setdefault((r["impl"], op, r["scope"]), set()).add(b)
+    # Every op runs the same sizes at every scope (barrier: 0 B only).
+    sizes = {}
+    for (impl, op, scope), got in points.items():
+        if op != "barrier":
+            sizes.setdefault(impl, set()).update(got)
+    for (impl, op, scope), got in sorted(points.items()):
+        if op != "barrier" and got != sizes[impl]:
+            errors.append("%s: %s %s %s measured %s of sizes %s" % (path, impl, op, scope, sorted(got),
+                                                                    sorted(sizes[impl])))
+    impls = {k[0] for k in points}
+    for impl in impls:
+        ops = {k[1] for k in points if k[0] == impl}
+        want = COLL_OPS - {"barrier"} if impl == "nccl" else COLL_OPS  # NCCL has no barrier
+        if ops != want:
+            errors.append("%s: %s measured %s, expected %s" % (path, impl, sorted(ops), sorted(want)))
+    if not any(k[1] != "barrier" and max(v) >= COLL_BW_MIN for k, v in points.items()):
+        errors.append("%s: no size of %d B or more: no bandwidth checked" % (path, COLL_BW_MIN))
+    return errors
+
+
+def check_coll(args):
+    """coll at 2 PEs (--quick), its lines checked; bad --ops and --pair refused."""
+    errors = run(args, [], args.json)
+    if errors:
+        return errors
+    errors = check_coll_file(args.json, args.transport)
+    for extra, msg in ((["--ops", "reduce,allscatter"], "bad value"), (["--pair", "0,1"], "no --pair")):
+        cmd = [args.giorun, "-n", "2", args.bench, "coll", "--quick"] + extra
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        if p.returncode != 2 or msg not in p.stderr:
+            errors.append("%s: exit %d (want 2) and stderr %r (want %r)" % (" ".join(cmd), p.returncode,
+                                                                         p.stderr[-300:], msg))
+    return errors
 
 
 def check_file(path, sub, expected, transport=None, self_pair=False):
@@ -150,8 +253,12 @@ def main():
         errors = check_self(args)
     elif args.pairs:
         errors = check_pairs(args)
+    elif args.check and args.sub == "coll":
+        errors = check_coll_file(args.check, args.transport)
     elif args.check:
         errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
+    elif args.sub == "coll":
+        errors = check_coll(args)
     else:
         errors = run(args, [], args.json)
         if not errors:

@@ -83,9 +83,11 @@ void create_heap(runtime& r) {
   r.heap_size = r.cfg.GIO_SYMMETRIC_SIZE ? r.cfg.GIO_SYMMETRIC_SIZE : gpu::default_heap_size();
   // Round to the allocator's unit; the reserved head must fit.
   r.heap_size = (r.heap_size + GIO_HEAP_MIN_ALIGN - 1) / GIO_HEAP_MIN_ALIGN * GIO_HEAP_MIN_ALIGN;
-  if (r.heap_size < 2 * (uint64_t)GIO_HEAP_RESERVED)
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_SYMMETRIC_SIZE=%llu is too small (minimum %u bytes)",
-          (unsigned long long)r.heap_size, 2 * GIO_HEAP_RESERVED);
+  // The reserved head, the teams' table and collective areas, and 64 KiB for the user.
+  const uint64_t min_size = GIO_HEAP_TEAM_COLL + (uint64_t)GIO_MAX_TEAMS * GIO_TEAM_COLL_BYTES + GIO_HEAP_RESERVED;
+  if (r.heap_size < min_size)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_SYMMETRIC_SIZE=%llu is too small (minimum %llu bytes)",
+          (unsigned long long)r.heap_size, (unsigned long long)min_size);
   uint64_t lo, hi;
   boot::minmax_u64(r.heap_size, &lo, &hi, "shmem_init (heap size)");
   if (lo != hi)
@@ -225,6 +227,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   proxy_connect(r);
   gda_connect(r);
   fill_device_state(r);
+  coll_transports(r);
   r.initialized = true;
   publish_device_state(r);
   info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs", gpu::platform_name(), r.device,

@@ -42,6 +42,10 @@
     "testing: treat every PE as its own node: no peer heap is mapped for kernels or the host API, so " \
     "every peer is reached over the network: proxy (gda with GIO_TRANSPORT=gda; the softnic, playing "  \
     "the network, keeps its own mapping)")       \
+  X(GIO_COLL_LL_MAX, U64, "1K",                                                                  \
+    "collectives in kernels: largest message in bytes a PE sends one member through the LL protocol " \
+    "(data and flag in one word; teams whose members all reach each other over p2p; also capped by " \
+    "the team's LL area, 2 KiB / members); 0 = never")                                             \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \

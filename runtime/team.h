@@ -23,15 +23,31 @@ struct gio_team_v1 {
   uint32_t magic;    // GIO_TEAM_MAGIC while live on this PE, 0 otherwise
   int32_t my_pe;     // this PE's number in the team
   int32_t n_pes;
-  int32_t rsvd0;
+  uint8_t all_p2p;   // every member reaches every other over p2p: kernels may use the LL protocol
+  uint8_t rsvd0[3];
   // sync[r]: signals received in dissemination round r, summed over the team's lifetime (and the
   // slot's earlier teams); the local side waits for one more than it has consumed.
   uint64_t sync[GIO_TEAM_ROUNDS];
   uint64_t count;    // collect: this PE's contribution in bytes, read by the other members
   uint64_t scratch[GIO_TEAM_SCRATCH];
   uint8_t members[GIO_MAX_PES];  // world PE of team PE i
-  uint64_t rsvd1[5];
+  // Local words, read and written only by this PE (host collectives and kernels alike, one
+  // collective on a team at a time): sync signals consumed per round, which outlive the slot's
+  // team because the counters above only grow; and the LL protocol's call count, which names the
+  // flag value and the buffer half of the next LL collective (reset with the LL area at destroy).
+  uint64_t consumed[GIO_TEAM_ROUNDS];
+  uint32_t ll_seq;
+  uint32_t ll_max;   // largest LL collective in bytes this PE sends to one member (GIO_COLL_LL_MAX)
+  uint64_t rsvd1[4];
 };
+
+// Per slot, after the table: the LL protocol's receive area (two halves, alternating between
+// consecutive LL calls) and scratch the generic reduction gathers into. Only peers of the slot's
+// live team write its LL area, so a team never sees another's words.
+#define GIO_TEAM_LL_WORDS 512u        // 8-byte words per half: 4 data bytes + a 4-byte flag each
+#define GIO_TEAM_SCRATCH_BYTES 4096u  // two 2 KiB halves: an accumulator and an incoming piece
+#define GIO_TEAM_COLL_BYTES (2u * GIO_TEAM_LL_WORDS * 8u + GIO_TEAM_SCRATCH_BYTES)
+#define GIO_HEAP_TEAM_COLL (GIO_HEAP_TEAM_TABLE + GIO_MAX_TEAMS * 576u)  // GIO_MAX_TEAMS x GIO_TEAM_COLL_BYTES
 
 #ifdef __cplusplus
 static_assert(GIO_MAX_PES <= 256, "gio_team_v1::members holds a world PE in one byte");
@@ -40,6 +56,9 @@ static_assert(GIO_MAX_TEAMS <= 64, "a split agrees on free slots through one 64-
 static_assert(offsetof(gio_team_v1, sync) == 16, "gio_team_v1 layout");
 static_assert(offsetof(gio_team_v1, count) == 80, "gio_team_v1 layout");
 static_assert(offsetof(gio_team_v1, members) == 216, "gio_team_v1 layout");
-static_assert(sizeof(gio_team_v1) == 512, "gio_team_v1 layout");
+static_assert(offsetof(gio_team_v1, consumed) == 472, "gio_team_v1 layout");
+static_assert(offsetof(gio_team_v1, ll_seq) == 536, "gio_team_v1 layout");
+static_assert(sizeof(gio_team_v1) == 576, "gio_team_v1 layout (GIO_HEAP_TEAM_COLL assumes it)");
 static_assert(sizeof(gio_team_v1) % 8 == 0, "sync words stay 8-byte aligned in the table");
+static_assert(GIO_HEAP_TEAM_COLL % 256 == 0, "the LL area starts heap-aligned");
 #endif

@@ -1,5 +1,6 @@
 // The type-generic collectives (OpenSHMEM 1.5's C11 _Generic names: shmem_broadcast,
-// shmem_sum_reduce, ...) as C++ templates that pick the typed routine. The type tables hold
+// shmem_sum_reduce, ...) as C++ templates that pick the typed routine, in host code and in kernels
+// at thread scope. The type tables hold
 // typedefs of one another (int64_t is long here), so each template tests the types in table order
 // and takes the first that matches instead of declaring one overload per name. A type outside the
 // routine's table does not compile.
@@ -14,7 +15,7 @@ struct gio_no_such_type : std::false_type {};
 
 #define GIO_GENERIC_TEAM_MOVE(ROUTINE, PARAMS)                                                               \
   template <typename T>                                                                                     \
-  inline int shmem_##ROUTINE PARAMS {                                                                       \
+  GIO_HDFN int shmem_##ROUTINE PARAMS {                                                                       \
     GIO_RMA_TYPES(GIO_GENERIC_CASE_##ROUTINE) {                                                             \
       static_assert(gio_no_such_type<T>::value, "shmem_" #ROUTINE ": not a standard RMA type");            \
       return -1;                                                                                            \
@@ -41,7 +42,7 @@ GIO_GENERIC_TEAM_MOVE(alltoalls,
   if constexpr (std::is_same<T, TT>::value) return shmem_##NAME##_##OP##_reduce(team, dest, source, nreduce); else
 #define GIO_GENERIC_REDUCE(OP, TABLE, Y)                                                                    \
   template <typename T>                                                                                     \
-  inline int shmem_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {            \
+  GIO_HDFN int shmem_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {            \
     TABLE(GIO_GENERIC_REDUCE_CASE, OP) {                                                                    \
       static_assert(gio_no_such_type<T>::value, "shmem_" #OP "_reduce: not a type of this reduction");    \
       return -1;                                                                                            \

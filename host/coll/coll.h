@@ -31,10 +31,11 @@ struct team {
 
 struct coll_state {
   gio_team_v1* table = nullptr;  // symmetric: GIO_MAX_TEAMS slots at GIO_HEAP_TEAM_TABLE
+  uint8_t* area = nullptr;       // symmetric: GIO_MAX_TEAMS x GIO_TEAM_COLL_BYTES at GIO_HEAP_TEAM_COLL
   team teams[GIO_MAX_TEAMS];
-  // Signals consumed so far per slot and dissemination round. They outlive a slot's team: the
-  // counters in the table only grow, so the next team on the slot goes on counting from here.
-  uint64_t consumed[GIO_MAX_TEAMS][GIO_TEAM_ROUNDS] = {};
+  // Every PE's transport to every PE (row = source), gathered once transports are up: a team may
+  // use the LL protocol in kernels only if every member pair is p2p, and all members must agree.
+  std::vector<uint8_t> transports;
   std::mutex lock;          // teams[] and ctx_team against concurrent queries, creation and destruction
   std::mutex create_lock;   // one team creation at a time on this PE (see team_split.cpp)
   std::vector<int> ctx_team;  // team of each host context (by gio_ctx_v1::index)
@@ -48,9 +49,10 @@ struct group {
   int me = 0;                // this PE's number in the group
   uint64_t* sync = nullptr;  // symmetric: GIO_TEAM_ROUNDS dissemination counters
   uint64_t* count = nullptr; // symmetric: this PE's collect contribution (bytes)
-  // Team: counts of signals already consumed per round (the counters keep growing). Active set:
-  // nullptr, and each consumed signal is subtracted again, so pSync is back to SHMEM_SYNC_VALUE
-  // once the call returns.
+  // Team: the slot's counts of signals already consumed per round (symmetric heap, local words:
+  // the counters keep growing, and kernels on the team count with them). Active set: nullptr, and
+  // each consumed signal is subtracted again, so pSync is back to SHMEM_SYNC_VALUE once the call
+  // returns.
   uint64_t* consumed = nullptr;
   int size() const { return (int)members.size(); }
   int pe(int i) const { return members[i]; }
@@ -91,6 +93,9 @@ struct coll_over {
 // shmem_init / shmem_finalize: the team table, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
 void coll_init(runtime& r);
 void coll_fini(runtime& r);
+// Once transports are connected: gathers every PE's transports and marks the teams whose members
+// all reach each other over p2p (all_p2p in the slot).
+void coll_transports(runtime& r);
 
 // "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle>", for messages.
 std::string team_name(shmem_team_t t);

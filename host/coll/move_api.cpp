@@ -63,47 +63,47 @@ void alltoalls(const char* routine, coll_over o, void* dest, const void* source,
 
 }  // namespace
 
-extern "C" int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
+extern "C" int gio_host_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
   broadcast("shmem_broadcastmem", coll_over::team(team), dest, source, nelems, 1, PE_root);
   return 0;
 }
-extern "C" int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+extern "C" int gio_host_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
   collect("shmem_collectmem", coll_over::team(team), dest, source, nelems, 1);
   return 0;
 }
-extern "C" int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+extern "C" int gio_host_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
   fcollect("shmem_fcollectmem", coll_over::team(team), dest, source, nelems, 1);
   return 0;
 }
-extern "C" int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+extern "C" int gio_host_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
   alltoall("shmem_alltoallmem", coll_over::team(team), dest, source, nelems, 1);
   return 0;
 }
-extern "C" int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+extern "C" int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                                   size_t nelems) {
   alltoalls("shmem_alltoallsmem", coll_over::team(team), dest, source, dst, sst, nelems, 1);
   return 0;
 }
 
 #define GIO_DEF_TEAM_MOVE(NAME, T)                                                                        \
-  extern "C" int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems,     \
+  extern "C" int gio_host_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems,     \
                                           int PE_root) {                                                  \
     broadcast("shmem_" #NAME "_broadcast", coll_over::team(team), dest, source, nelems, sizeof(T), PE_root);      \
     return 0;                                                                                             \
   }                                                                                                       \
-  extern "C" int shmem_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {     \
+  extern "C" int gio_host_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {     \
     collect("shmem_" #NAME "_collect", coll_over::team(team), dest, source, nelems, sizeof(T));                   \
     return 0;                                                                                             \
   }                                                                                                       \
-  extern "C" int shmem_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {    \
+  extern "C" int gio_host_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {    \
     fcollect("shmem_" #NAME "_fcollect", coll_over::team(team), dest, source, nelems, sizeof(T));                 \
     return 0;                                                                                             \
   }                                                                                                       \
-  extern "C" int shmem_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {    \
+  extern "C" int gio_host_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {    \
     alltoall("shmem_" #NAME "_alltoall", coll_over::team(team), dest, source, nelems, sizeof(T));                 \
     return 0;                                                                                             \
   }                                                                                                       \
-  extern "C" int shmem_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst,     \
+  extern "C" int gio_host_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst,     \
                                           ptrdiff_t sst, size_t nelems) {                                 \
     alltoalls("shmem_" #NAME "_alltoalls", coll_over::team(team), dest, source, dst, sst, nelems, sizeof(T));     \
     return 0;                                                                                             \

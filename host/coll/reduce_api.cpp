@@ -65,7 +65,7 @@ void reduce(const char* routine, coll_over o, void* dest, const void* source, si
 }  // namespace
 
 #define GIO_DEF_REDUCE(OP, NAME, T)                                                                       \
-  extern "C" int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \
+  extern "C" int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \
     reduce("shmem_" #NAME "_" #OP "_reduce", coll_over::team(team), dest, source, nreduce, sizeof(T),    \
            &fold<T, op_##OP>);                                                                            \
     return 0;                                                                                             \

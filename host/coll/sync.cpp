@@ -56,17 +56,21 @@ void wait_round(runtime& r, const group& g, int round, int from, uint64_t need) 
 
 void group_sync(runtime& r, const group& g) {
   const int n = g.size();
+  // The slot's consumed counts live in the heap, next to the counters (kernels sync with them too).
+  uint64_t consumed[GIO_TEAM_ROUNDS];
+  if (g.consumed) local_read(r, g, consumed, g.consumed, sizeof consumed);
   int round = 0;
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
     const int to = (g.me + dist) % n, from = (g.me - dist + n) % n;
     gio_host_amo(g.routine, nullptr, GIO_AMO_FETCH_ADD, g.sync + round, 1, 0, sizeof(uint64_t), g.pe(to));
-    const uint64_t need = g.consumed ? g.consumed[round] + 1 : 1;
+    const uint64_t need = g.consumed ? consumed[round] + 1 : 1;
     wait_round(r, g, round, from, need);
     if (g.consumed)
-      g.consumed[round] = need;
+      consumed[round] = need;
     else
       gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
   }
+  if (g.consumed && round) local_write(r, g, g.consumed, consumed, sizeof consumed);
 }
 
 size_t coll_bytes(const group& g, size_t nelems, size_t elem) {

@@ -11,17 +11,42 @@ namespace gio {
 
 namespace {
 
-// The descriptor part of this PE's slot, never the counters peers may be incrementing right now.
+// Every pair of members reaches each other over p2p (a team of one trivially): the condition for
+// the LL protocol in kernels, computed from the gathered matrix so that every member agrees.
+bool members_all_p2p(const runtime& r, const std::vector<int>& members) {
+  const std::vector<uint8_t>& m = r.coll->transports;
+  if (m.empty()) return false;  // transports not connected yet: coll_transports sets it later
+  for (int a : members)
+    for (int b : members)
+      if (a != b && m[(size_t)a * r.n_pes + b] != GIO_TRANSPORT_P2P) return false;
+  return true;
+}
+
+// The descriptor part of this PE's slot, never the counters peers may be incrementing right now,
+// nor the local words a kernel's last collective left.
 void publish_slot(runtime& r, int slot) {
   const team& t = r.coll->teams[slot];
   gio_team_v1 d{};
   d.magic = t.live ? GIO_TEAM_MAGIC : 0;
   d.my_pe = t.my_pe;
   d.n_pes = (int32_t)t.members.size();
+  d.all_p2p = t.live && members_all_p2p(r, t.members);
   for (size_t i = 0; i < t.members.size(); ++i) d.members[i] = (uint8_t)t.members[i];
+  d.ll_max = (uint32_t)std::min<uint64_t>(r.cfg.GIO_COLL_LL_MAX, UINT32_MAX);
   gio_team_v1* s = &r.coll->table[slot];
   gpu::copy(s, &d, offsetof(gio_team_v1, sync), "shmem_team");
   gpu::copy(s->members, d.members, sizeof d.members, "shmem_team");
+  gpu::copy(&s->ll_max, &d.ll_max, sizeof d.ll_max, "shmem_team");
+}
+
+// A destroyed team's LL words (flags of its calls) and call count, so the slot's next team starts
+// from zero on every member. Safe after the destroy's sync: each member waited for every LL word
+// sent to it before leaving its last collective, so nothing of the old team is still on the way.
+void clear_ll(runtime& r, int slot) {
+  static const std::vector<uint8_t> zeros(2u * GIO_TEAM_LL_WORDS * 8u, 0);
+  gpu::copy(r.coll->area + (size_t)slot * GIO_TEAM_COLL_BYTES, zeros.data(), zeros.size(), "shmem_team_destroy");
+  const uint32_t zero = 0;
+  gpu::copy(&r.coll->table[slot].ll_seq, &zero, sizeof zero, "shmem_team_destroy");
 }
 
 }  // namespace
@@ -50,6 +75,19 @@ void coll_init(runtime& r) {
     fatal(GIO_ERR_INIT, "shmem_init", "the team table did not get heap offset %u (got %lld)", GIO_HEAP_TEAM_TABLE,
           off ? (long long)*off : -1ll);
   c.table = (gio_team_v1*)(r.heap + *off);
+  // Then every slot's LL area and scratch, likewise at a fixed offset (GIO_HEAP_TEAM_COLL).
+  auto area = r.alloc->alloc((size_t)GIO_TEAM_COLL_BYTES * GIO_MAX_TEAMS, GIO_HEAP_MIN_ALIGN);
+  if (!area || *area != GIO_HEAP_TEAM_COLL)
+    fatal(GIO_ERR_INIT, "shmem_init", "the teams' collective area did not get heap offset %u (got %lld)",
+          GIO_HEAP_TEAM_COLL, area ? (long long)*area : -1ll);
+  c.area = r.heap + *area;
+  // GPU heaps start with whatever the allocator left: counters, consumed counts and LL flags must
+  // start at zero. No peer signals before the barrier that ends shmem_init.
+  {
+    const size_t bytes = (size_t)(*area - *off) + (size_t)GIO_TEAM_COLL_BYTES * GIO_MAX_TEAMS;
+    const std::vector<uint8_t> zeros(bytes, 0);
+    gpu::copy(c.table, zeros.data(), bytes, "shmem_init");
+  }
   c.ctx_team.assign(GIO_MAX_CTX, SHMEM_TEAM_WORLD);
 
   std::vector<int> world(r.n_pes), shared;
@@ -63,6 +101,15 @@ void coll_init(runtime& r) {
 }
 
 void coll_fini(runtime& r) { r.coll.reset(); }
+
+void coll_transports(runtime& r) {
+  std::vector<uint8_t> mine(r.n_pes), all((size_t)r.n_pes * r.n_pes);
+  for (int pe = 0; pe < r.n_pes; ++pe) mine[pe] = (uint8_t)r.peers[pe].transport;
+  boot::allgather(mine.data(), all.data(), mine.size(), "shmem_init (transports)");
+  r.coll->transports = std::move(all);
+  for (int s = 0; s < GIO_MAX_TEAMS; ++s)
+    if (r.coll->teams[s].live) publish_slot(r, s);
+}
 
 std::string team_name(shmem_team_t t) {
   if (t == SHMEM_TEAM_WORLD) return "SHMEM_TEAM_WORLD";
@@ -91,7 +138,7 @@ group team_group(runtime& r, const char* routine, shmem_team_t t) {
   g.me = tm.my_pe;
   g.sync = r.coll->table[t].sync;
   g.count = &r.coll->table[t].count;
-  g.consumed = r.coll->consumed[t];
+  g.consumed = r.coll->table[t].consumed;
   g.what = team_name(t);
   return g;
 }
@@ -117,14 +164,14 @@ void team_ctx_reset(runtime& r, gio_ctx_v1* ctx) {
 
 using namespace gio;
 
-extern "C" int shmem_team_my_pe(shmem_team_t t) {
+extern "C" int gio_host_team_my_pe(shmem_team_t t) {
   runtime& r = rt_checked("shmem_team_my_pe");
   if (t == SHMEM_TEAM_INVALID) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
   return team_checked(r, "shmem_team_my_pe", t).my_pe;
 }
 
-extern "C" int shmem_team_n_pes(shmem_team_t t) {
+extern "C" int gio_host_team_n_pes(shmem_team_t t) {
   runtime& r = rt_checked("shmem_team_n_pes");
   if (t == SHMEM_TEAM_INVALID) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
@@ -141,7 +188,7 @@ extern "C" int shmem_team_get_config(shmem_team_t t, long mask, shmem_team_confi
   return 0;
 }
 
-extern "C" int shmem_team_translate_pe(shmem_team_t src, int src_pe, shmem_team_t dest) {
+extern "C" int gio_host_team_translate_pe(shmem_team_t src, int src_pe, shmem_team_t dest) {
   runtime& r = rt_checked("shmem_team_translate_pe");
   if (src == SHMEM_TEAM_INVALID || dest == SHMEM_TEAM_INVALID) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
@@ -152,7 +199,7 @@ extern "C" int shmem_team_translate_pe(shmem_team_t src, int src_pe, shmem_team_
   return it == d.members.end() ? -1 : (int)(it - d.members.begin());
 }
 
-extern "C" int shmem_team_sync(shmem_team_t t) {
+extern "C" int gio_host_team_sync(shmem_team_t t) {
   runtime& r = rt_checked("shmem_team_sync");
   group_sync(r, team_group(r, "shmem_team_sync", t));
   return 0;
@@ -184,6 +231,7 @@ extern "C" void shmem_team_destroy(shmem_team_t t) {
     r.coll->teams[t] = team{};
   }
   publish_slot(r, t);
+  clear_ll(r, t);
 }
 
 extern "C" int shmem_team_create_ctx(shmem_team_t t, long options, shmem_ctx_t* ctx) {

@@ -53,6 +53,11 @@ enum dev_fault {
   DF_PUT_BAD_CTX,
   DF_PUT_DEAD_CTX,
   DF_CAS_LIVELOCK,
+  DF_COLL_INVALID_TEAM,
+  DF_COLL_STALE_TEAM,
+  DF_COLL_BAD_ROOT,
+  DF_COLL_SYNC_ALONE,
+  DF_COLL_LL_ALONE,
 };
 
 // One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
@@ -74,6 +79,10 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
       (void)shmem_uint64_atomic_fetch_and(word, 0xffull, 1);
     return;
   }
+  if (which == DF_COLL_LL_ALONE) {  // a work-group fcollect of 8 bytes (LL over p2p) nobody joins
+    shmemx_fcollectmem_wg(SHMEM_TEAM_WORLD, sym + 256, sym, 8);
+    return;
+  }
   if (threadIdx.x != 0) return;
   uint64_t* sig = (uint64_t*)(sym + 1024);
   switch (which) {
@@ -89,6 +98,10 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
       shmem_int_wait_until((int*)sym, SHMEM_CMP_EQ, 42);
       break;
     case DF_P_UNINIT: shmem_int_p((int*)priv, 1, 0); break;
+    case DF_COLL_INVALID_TEAM: shmem_int_sum_reduce(SHMEM_TEAM_INVALID, (int*)sym, (int*)sym, 1); break;
+    case DF_COLL_STALE_TEAM: shmem_fcollectmem(17, sym + 256, sym, 8); break;
+    case DF_COLL_BAD_ROOT: shmem_broadcastmem(SHMEM_TEAM_WORLD, sym, sym + 64, 8, n + 3); break;
+    case DF_COLL_SYNC_ALONE: shmem_team_sync(SHMEM_TEAM_WORLD); break;
     case DF_PUT_BAD_CTX:  // inside the heap, but not a context slot
       shmem_ctx_putmem((shmem_ctx_t)(sym + 8), sym, sym + 64, 8, 1);
       break;
@@ -224,6 +237,9 @@ const dev_case kDevCases[] = {
     {"dev_signal_bad_op", DF_SIGNAL_BAD_OP, 1}, {"dev_wait_timeout", DF_WAIT_FOREVER, 1},
     {"dev_barrier_timeout", DF_BARRIER_ALONE, 64}, {"dev_put_bad_ctx", DF_PUT_BAD_CTX, 1},
     {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1}, {"dev_cas_livelock", DF_CAS_LIVELOCK, 2},
+    {"dev_coll_invalid_team", DF_COLL_INVALID_TEAM, 1}, {"dev_coll_stale_team", DF_COLL_STALE_TEAM, 1},
+    {"dev_coll_bad_root", DF_COLL_BAD_ROOT, 1}, {"dev_coll_sync_timeout", DF_COLL_SYNC_ALONE, 1},
+    {"dev_coll_ll_timeout", DF_COLL_LL_ALONE, 64},
 };
 
 }  // namespace

@@ -1,0 +1,115 @@
+// Teams in kernels: finding a team's slot from its handle, the queries, and the team sync every
+// device collective ends with.
+//
+// A handle is an index into the team table at GIO_HEAP_TEAM_TABLE of this PE's heap
+// (runtime/team.h); the host wrote the slot before any kernel could hold the handle, so plain loads
+// read it. The sync counts signals like the host's (host/coll/sync.cpp) with the same counters and
+// the same consumed words, so host and kernel collectives on one team may follow each other.
+#pragma once
+#include "device/api/dispatch.h"
+#include "runtime/team.h"
+
+typedef int shmem_team_t;
+#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
+#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
+#define SHMEM_TEAM_SHARED ((shmem_team_t)1)  // the PEs of this node (GIO_NODE_PER_PE=1: this PE)
+
+#if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+
+GIO_DFN gio_team_v1* team_table(const gio_device_state_v1& st) {
+  return (gio_team_v1*)(st.heap_base + GIO_HEAP_TEAM_TABLE);
+}
+// The slot's LL area (two halves of GIO_TEAM_LL_WORDS) and its local scratch, in this PE's heap.
+GIO_DFN uint64_t* team_ll(const gio_device_state_v1& st, int t) {
+  return (uint64_t*)(st.heap_base + GIO_HEAP_TEAM_COLL + (size_t)t * GIO_TEAM_COLL_BYTES);
+}
+GIO_DFN uint8_t* team_scratch(const gio_device_state_v1& st, int t) {
+  return (uint8_t*)team_ll(st, t) + 2u * GIO_TEAM_LL_WORDS * 8u;
+}
+
+[[noreturn]] GIO_DOUT void fail_team(const char* rt, int t) {
+  if (t == SHMEM_TEAM_INVALID)
+    GIO_DEV_FATAL(rt, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
+  GIO_DEV_FATAL(rt, "team handle %d is not a team of this PE (never created, or destroyed)", t);
+}
+
+GIO_DFN bool team_live(const gio_device_state_v1& st, int t) {
+  return (unsigned)t < GIO_MAX_TEAMS && team_table(st)[t].magic == GIO_TEAM_MAGIC;
+}
+// The live team behind a handle, or a fatal error naming the routine.
+GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
+  const gio_device_state_v1& st = state_checked(rt);
+  if (!team_live(st, t)) fail_team(rt, t);
+  return team_table(st)[t];
+}
+
+// Signals the member `dist` ahead in each round and waits for the one `dist` behind; the signal is
+// an ADD that releases this thread's earlier stores (and, after a scope sync, its scope's).
+GIO_DFN void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
+  const int n = tm.n_pes, me = tm.my_pe;
+  int round = 0;
+  for (int dist = 1; dist < n; dist <<= 1, ++round) {
+    const int to = tm.members[(me + dist) % n];
+    signal_raw(rt, nullptr, &tm.sync[round], 1, 1 /* SHMEM_SIGNAL_ADD */, to);
+    const uint64_t need = tm.consumed[round] + 1;
+    uint64_t seen = 0;
+    bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
+                 [&](unsigned long long ms) {
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
+                                 "round %d, for PE %d: counter %p is %llu, needs >= %llu\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round,
+                                 (int)tm.members[(me - dist % n + n) % n], (void*)&tm.sync[round],
+                                 (unsigned long long)seen, (unsigned long long)need);
+                 });
+    tm.consumed[round] = need;
+  }
+}
+
+// shmem_team_sync: every member has entered once it returns (no RMA completion, as the spec says).
+template <typename S>
+GIO_DFN int team_sync(const char* rt, int t) {
+  gio_team_v1& tm = team_checked(rt, t);
+  S::sync();
+  if (S::lane() == 0) team_sync_rounds(rt, t, tm);
+  S::sync();
+  return 0;
+}
+
+// The end of every generic collective: this scope's puts complete (quiet), then the team syncs, so
+// each member's dest holds everything sent to it when the call returns anywhere.
+template <typename S>
+GIO_DFN void team_complete(const char* rt, int t, gio_team_v1& tm) {
+  S::sync();
+  if (S::lane() == 0) {
+    quiet(rt, nullptr);
+    team_sync_rounds(rt, t, tm);
+  }
+  S::sync();
+}
+
+GIO_DFN int team_my_pe(int t) {
+  const gio_device_state_v1& st = state_checked("shmem_team_my_pe");
+  return team_live(st, t) ? team_table(st)[t].my_pe : -1;
+}
+GIO_DFN int team_n_pes(int t) {
+  const gio_device_state_v1& st = state_checked("shmem_team_n_pes");
+  return team_live(st, t) ? team_table(st)[t].n_pes : -1;
+}
+// -1 for an invalid team, a PE outside the source team, or one that is not in the dest team.
+GIO_DFN int team_translate_pe(int src, int src_pe, int dest) {
+  const gio_device_state_v1& st = state_checked("shmem_team_translate_pe");
+  if (!team_live(st, src) || !team_live(st, dest)) return -1;
+  const gio_team_v1& s = team_table(st)[src];
+  const gio_team_v1& d = team_table(st)[dest];
+  if (src_pe < 0 || src_pe >= s.n_pes) return -1;
+  const int world = s.members[src_pe];
+  for (int i = 0; i < d.n_pes; ++i)
+    if (d.members[i] == world) return i;
+  return -1;
+}
+
+}  // namespace dev
+}  // namespace gio
+#endif

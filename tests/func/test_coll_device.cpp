@@ -19,6 +19,8 @@
 #include <functional>
 #include <string>
 
+#include <unistd.h>
+
 #include "gio_test.h"
 
 using namespace giotest;
@@ -160,11 +162,13 @@ __device__ int call_wg(shmem_team_t team, const job& j) {
   return -99;
 }
 
-// Runs the jobs in order; bad[i] counts the calling threads whose job i returned nonzero.
+// Runs the jobs in order; bad[i] counts the calling threads whose job i returned nonzero. The
+// caller is the first thread or wave of the work-group, or with `last` its last one (which may be
+// a partial wave).
 template <int S>
-__global__ void run_jobs(shmem_team_t team, const job* jobs, int njobs, int* bad) {
-  if (S == THREAD && threadIdx.x != 0) return;
-  if (S == WAVE && threadIdx.x >= (unsigned)warpSize) return;
+__global__ void run_jobs(shmem_team_t team, const job* jobs, int njobs, int* bad, bool last) {
+  if (S == THREAD && threadIdx.x != (last ? blockDim.x - 1 : 0)) return;
+  if (S == WAVE && threadIdx.x / warpSize != (last ? (blockDim.x - 1) / warpSize : 0)) return;
   for (int i = 0; i < njobs; ++i) {
     const job j = jobs[i];
     const int r = S == THREAD ? call_thread(team, j) : S == WAVE ? call_wave(team, j) : call_wg(team, j);
@@ -369,7 +373,12 @@ std::string compare_bytes(const std::vector<uint8_t>& got, const std::vector<uin
 // their dests poisoned now, and what each dest must hold afterwards.
 class plan {
  public:
-  plan(shmem_team_t team, std::string label) : v_(team), label_(std::move(label)) {}
+  // Each plan's calls get salts of their own, so no dest can hold a right-looking value left by an
+  // earlier plan (every PE makes the same plans in the same order).
+  plan(shmem_team_t team, std::string label) : v_(team), label_(std::move(label)) {
+    static unsigned plans = 0;
+    salt_ = 37 * ++plans;
+  }
   const team_view& view() const { return v_; }
 
   // Byte i of this PE's source for the call with salt s (never 0; a dest is poisoned with 0).
@@ -388,6 +397,18 @@ class plan {
     put_bytes(d, std::vector<uint8_t>(bytes + kGuard, 0));
     add({BCAST, type, d, s, n, root, 0, 0}, name(type, "broadcast") + "(n=" + std::to_string(n) + ", root=" + std::to_string(root) + ")",
         d, src_bytes(v_.world[root], 0, bytes, salt));
+  }
+  // dest == source on every member: the root's buffer lands in everyone's (the root's unchanged).
+  void broadcast_in_place(int type, size_t n, int root) {
+    const size_t bytes = n * kTy[type].size;
+    const unsigned salt = next_salt();
+    uint8_t* b = p_.take(bytes + kGuard);
+    std::vector<uint8_t> mine = src_bytes(me(), 0, bytes, salt);
+    mine.resize(bytes + kGuard, 0);
+    put_bytes(b, mine);
+    add({BCAST, type, b, b, n, root, 0, 0},
+        name(type, "broadcast") + "(n=" + std::to_string(n) + ", root=" + std::to_string(root) + ", in place)", b,
+        src_bytes(v_.world[root], 0, bytes, salt));
   }
   // Member j contributes count(j) elements, at most `most`.
   void collect(int type, size_t most, const std::function<size_t(int)>& count) {
@@ -488,16 +509,20 @@ class plan {
   void set_scope(int scope) { scope_ = scope; }
 
   // Launch the calls at `scope` in one kernel on every member, then check every dest.
-  void run() {
+  // `threads` per work-group, the caller first or last of them (run_jobs); `delay_us` holds this
+  // PE back before the launch.
+  void run(unsigned threads = kThreads, bool last = false, unsigned delay_us = 0) {
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
     dbuf<job> dj(jobs_.size());
     dj.write(jobs_);
     dbuf<int> bad(jobs_.size());
     shmem_barrier_all();  // every member's dests are ready before any member writes them
+    if (delay_us) usleep(delay_us);
+    const int nj = (int)jobs_.size();
     switch (scope_) {
-      case THREAD: hipLaunchKernelGGL(run_jobs<THREAD>, dim3(1), dim3(kThreads), 0, 0, v_.t, dj.get(), (int)jobs_.size(), bad.get()); break;
-      case WAVE: hipLaunchKernelGGL(run_jobs<WAVE>, dim3(1), dim3(kThreads), 0, 0, v_.t, dj.get(), (int)jobs_.size(), bad.get()); break;
-      default: hipLaunchKernelGGL(run_jobs<WG>, dim3(1), dim3(kThreads), 0, 0, v_.t, dj.get(), (int)jobs_.size(), bad.get()); break;
+      case THREAD: hipLaunchKernelGGL(run_jobs<THREAD>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
+      case WAVE: hipLaunchKernelGGL(run_jobs<WAVE>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
+      default: hipLaunchKernelGGL(run_jobs<WG>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
     }
     ASSERT_TRUE(synced()) << where();
     const std::vector<int> rc = bad.read();
@@ -693,13 +718,19 @@ TEST_P(DeviceColl, TeamSyncIsABarrier) {
 
 // At thread scope on the world: every RMA type of every data-moving routine and every reduction of
 // the 1.5 table (13 elements into a dest, 3 in place: fewer than 4 members, so some reduce nothing).
-// Everywhere else the representative types. Broadcast roots go round the team; collect counts
+// Everywhere else the representative types (of the reductions, a quarter of them on teams other
+// than the world, each team and scope its own quarter). Broadcast roots go round the team; collect counts
 // differ per member (0 included); a broadcast and an fcollect of no element are a sync only.
 TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
   const int scope = GetParam();
   team_set ts;
+  int team_no = 0;
   for (const auto& t : ts.all()) {
     const bool full = scope == THREAD && t.second == SHMEM_TEAM_WORLD;
+    // The representative reductions all on the world, a quarter of them on each other team (a
+    // different quarter by team and scope): 4.6 ms each over gda at 4 PEs on 2 cores.
+    const int quarter = t.second == SHMEM_TEAM_WORLD ? -1 : (team_no + scope) % 4;
+    ++team_no;
     plan p(t.second, t.first);
     p.set_scope(scope);
     const int m = p.view().m;
@@ -718,8 +749,11 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
     // No elements: a sync only.
     p.broadcast(TY_MEM, 0, m - 1);
     p.fcollect(TY_int, 0);
-    for (int r = 0; r < R_COUNT; ++r) {
+    p.broadcast_in_place(TY_long, 3, m - 1);
+    p.broadcast_in_place(TY_MEM, 100, 0);
+    for (int r = 0, sub = 0; r < R_COUNT; ++r) {
       if (!full && !kRed[r].sub) continue;
+      if (quarter >= 0 && sub++ % 4 != quarter) continue;
       p.reduce(r, 13, false);
       p.reduce(r, 3, true);
     }
@@ -728,7 +762,7 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
 }
 
 // Sizes on both sides of the low-latency protocol: 1 element, a few hundred bytes, 64 KiB and more
-// per PE; on the world, every other PE and the reversed world.
+// per PE, and around the LL limits; on the world, every other PE and the reversed world.
 TEST_P(DeviceColl, SmallAndLargeSizes) {
   const int scope = GetParam();
   team_set ts;
@@ -742,19 +776,87 @@ TEST_P(DeviceColl, SmallAndLargeSizes) {
       const int root = (int)(bytes % m);
       p.broadcast(TY_MEM, bytes, root);
       p.broadcast(TY_int, (bytes + 3) / 4, (root + 1) % m);
+      p.broadcast_in_place(TY_MEM, bytes, (root + 2) % m);
       p.fcollect(TY_MEM, bytes);
       p.fcollect(TY_double, (bytes + 7) / 8);
       p.collect(TY_MEM, bytes, [bytes](int j) { return j % 2 ? bytes : bytes / 3; });
       p.alltoall(TY_MEM, bytes);
       p.alltoall(TY_long, (bytes + 7) / 8);
-      p.alltoalls(TY_int, (bytes + 3) / 4 / 2 + 1, 2, 1);
+      // (Over gda and the proxy alltoalls takes a put per element: 64 KiB of them took 10 s.)
+      if (bytes < 1000) p.alltoalls(TY_int, (bytes + 3) / 4 / 2 + 1, 2, 1);
       const size_t ints = (bytes + 3) / 4;
       p.reduce(R_sum_int, ints, false);
       p.reduce(R_max_double, (bytes + 7) / 8, true);
       p.reduce(R_xor_uint64, (bytes + 7) / 8, false);
       p.reduce(R_prod_complexd, (bytes + 15) / 16, false);
     }
+    // Around the LL limits (GIO_COLL_LL_MAX 1 KiB a message; 2 KiB of LL area a call, 512 B a
+    // member at 4 PEs, 1 KiB at 2).
+    for (size_t bytes : {(size_t)512, (size_t)513, (size_t)1024, (size_t)1025}) {
+      p.broadcast(TY_MEM, bytes, (int)(bytes % m));
+      p.fcollect(TY_MEM, bytes);
+      p.alltoall(TY_MEM, bytes);
+      p.reduce(R_sum_int, bytes / 4, false);
+    }
+    p.alltoalls(TY_int, 300, 1, 1);
+    p.alltoalls(TY_double, 130, 1, 3);
     p.run();
+  }
+}
+
+// Callers other than thread 0 and wave 0: the last thread, the last wave when it is partial (80
+// threads: 16 lanes in it on NVIDIA and AMD alike), a work-group of one thread, and of 256; sizes
+// on both sides of LL.
+TEST_P(DeviceColl, OtherCallersAndWorkGroupSizes) {
+  const int scope = GetParam();
+  for (unsigned threads : {1u, 80u, 256u}) {
+    plan p(SHMEM_TEAM_WORLD, "world, " + std::to_string(threads) + " threads, the last calling");
+    p.set_scope(scope);
+    const int m = p.view().m;
+    for (size_t bytes : {(size_t)100, (size_t)40000}) {
+      p.broadcast(TY_MEM, bytes, (int)(threads % m));
+      p.fcollect(TY_MEM, bytes / 2);
+      p.collect(TY_int, bytes / 8, [bytes](int j) { return j % 2 ? bytes / 8 : bytes / 16; });
+      p.alltoall(TY_long, bytes / 8 / m + 1);
+      p.reduce(R_sum_int, bytes / 4, false);
+      p.reduce(R_min_double, bytes / 8, true);
+      p.sync();
+    }
+    p.run(threads, true);
+  }
+}
+
+// Teams created, used by LL collectives and destroyed, round after round, each taking the slot the
+// last one freed (the lowest free one), with a different member late to each round's launch: the
+// slot's LL words and call count must start afresh, or a member would take a word the previous team
+// left for this call's number.
+TEST(DeviceTeamLifetime, SlotReusedByNextTeam) {
+  const int n = npes();
+  shmem_team_t prev_slot = SHMEM_TEAM_INVALID;
+  for (int round = 0; round < 4; ++round) {
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    // The world in order, then backwards, ...: the same members, numbered differently.
+    if (round % 2 == 0) {
+      ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, nullptr, 0, &t), 0);
+    } else {
+      ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, n - 1, -1, n, nullptr, 0, &t), 0);
+    }
+    if (round) EXPECT_EQ(t, prev_slot) << "the new team took another slot: this test checks nothing";
+    prev_slot = t;
+    for (int scope : {THREAD, WG}) {
+      plan p(t, "round " + std::to_string(round));
+      p.set_scope(scope);
+      const int m = p.view().m;
+      // round + 2 LL calls of each kind, so teams end on either half of the LL area.
+      for (int c = 0; c < round + 2; ++c) {
+        p.fcollect(TY_int, 3);
+        p.broadcast(TY_MEM, 24, (round + c) % m);
+        p.alltoall(TY_int, 2);
+        p.reduce(R_sum_long, 5, false);
+      }
+      p.run(kThreads, false, me() == round % n ? 30000 : 0);
+    }
+    shmem_team_destroy(t);
   }
 }
 
@@ -808,6 +910,11 @@ __global__ void back_to_back(shmem_team_t team, b2b_bufs b, int iters) {
       if (it % 10 == 0)
         for (size_t i = 0; i < kB2bMem; ++i) b.msrc[i] = giotest::pattern(w, i, it);
     }
+    // A different member is late into each iteration, so the others run ahead into calls it has
+    // not reached (and it into calls they finished long ago).
+    if (lead && k == it % m)
+      for (volatile int spin = 0; spin < 20000; ++spin) {
+      }
     if (S == WG) __syncthreads();
     int64_t* bd = b.bdst + it * 5;
     int rc = SCOPED(S, int64_broadcast, (team, bd, b.bsrc, 5, root));

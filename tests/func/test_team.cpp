@@ -97,6 +97,7 @@ TEST(Team, SplitStrided) {
   // Evens, odds, everyone, the last PE alone, and everyone backwards.
   const triplet cases[] = {{0, 2, (n + 1) / 2}, {1, 2, n / 2}, {0, 1, n}, {n - 1, 1, 1}, {n - 1, -1, n}};
   for (const triplet& c : cases) {
+    if (c.size == 0) continue;  // the odd PEs at 1 PE: no PE, a bad triplet (SplitRejectsBadTriplets)
     shmem_team_t t = SHMEM_TEAM_WORLD;
     shmem_team_config_t cfg{3};
     ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, c.start, c.stride, c.size, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t), 0);
@@ -115,6 +116,7 @@ TEST(Team, SplitStrided) {
 // A split of a split: PEs are numbered in the parent, and translate_pe goes through both.
 TEST(Team, SplitOfASplit) {
   const int n = npes();
+  if (n == 1) GTEST_SKIP() << "needs 2 PEs";
   shmem_team_t all_but_first = SHMEM_TEAM_INVALID;
   ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, n - 1, nullptr, 0, &all_but_first), 0);
   expect_team(all_but_first, strided(1, 1, n - 1), "world PEs 1..n-1");
@@ -141,6 +143,7 @@ TEST(Team, SplitRejectsBadTriplets) {
   const triplet bad[] = {{n, 1, 1},  {-1, 1, 1}, {0, 1, n + 1}, {0, 1, 0},     {0, 0, 2},
                          {1, n, 2},  {0, -1, 2}, {0, 2, n},     {n - 1, 1, 2}, {0, 1, -3}};
   for (const triplet& c : bad) {
+    if (n == 1 && c.start == 0 && c.stride == 2) continue;  // (0, 2, 1) is PE 0 alone at 1 PE
     shmem_team_t t = SHMEM_TEAM_WORLD;
     EXPECT_NE(shmem_team_split_strided(SHMEM_TEAM_WORLD, c.start, c.stride, c.size, nullptr, 0, &t), 0)
         << "(" << c.start << ", " << c.stride << ", " << c.size << ")";

@@ -28,7 +28,7 @@ GIO_DFN void check_local(const char* rt, const void* p, size_t bytes) {
 
 // Moves n bytes to member i's dest (this PE's own dest without a transport).
 template <typename S>
-GIO_DFN void push(const char* rt, const gio_team_v1& tm, int i, void* dest, const void* src, size_t n) {
+GIO_DOUT void push(const char* rt, const gio_team_v1& tm, int i, void* dest, const void* src, size_t n) {
   const gio_device_state_v1& st = GIO_DSTATE;
   if (!n) return;
   if (i == tm.my_pe)
@@ -44,7 +44,7 @@ GIO_DFN unsigned long long* ll_remote(const gio_device_state_v1& st, int t, cons
 }
 
 template <typename S>
-GIO_DFN int broadcast(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem, int root) {
+GIO_DOUT int broadcast(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem, int root) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const size_t bytes = coll_bytes(rt, nelems, elem);
@@ -87,7 +87,7 @@ GIO_DFN int broadcast(const char* rt, int t, void* dest, const void* source, siz
 
 // Block `me` of every member's dest gets this PE's source.
 template <typename S>
-GIO_DFN int fcollect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DOUT int fcollect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -117,7 +117,7 @@ GIO_DFN int fcollect(const char* rt, int t, void* dest, const void* source, size
 
 // Block i of this PE's source goes to block `me` of member i's dest.
 template <typename S>
-GIO_DFN int alltoall(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DOUT int alltoall(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -155,7 +155,7 @@ GIO_DFN int alltoall(const char* rt, int t, void* dest, const void* source, size
 // member i's dest (stride dst); the gaps, which the caller owns, are never written. Over p2p each
 // lane stores elements straight into the peer's heap; elsewhere one put per element.
 template <typename S>
-GIO_DFN int alltoalls(const char* rt, int t, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+GIO_DOUT int alltoalls(const char* rt, int t, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
@@ -191,7 +191,7 @@ GIO_DFN int alltoalls(const char* rt, int t, void* dest, const void* source, ptr
 // syncs, and each reads the sizes of the members before it to find where its block goes. A second
 // sync (in team_complete) keeps the counts until every member has read them.
 template <typename S>
-GIO_DFN int collect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DOUT int collect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;

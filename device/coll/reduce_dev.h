@@ -137,7 +137,7 @@ GIO_DFN void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduc
 
 // Copies n bytes of member i's `sym` into this PE's heap buffer `to`.
 template <typename S>
-GIO_DFN void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, const void* sym, size_t n) {
+GIO_DOUT void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, const void* sym, size_t n) {
   if (i == tm.my_pe)
     p2p::copy<S>(GIO_DSTATE, to, sym, n);
   else
@@ -172,7 +172,7 @@ GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T
 }
 
 template <typename S, typename T, typename Op>
-GIO_DFN int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
+GIO_DOUT int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
   gio_team_v1& tm = team_checked(rt, t);
   const size_t bytes = coll_bytes(rt, nreduce, sizeof(T));
   check_local(rt, dest, bytes);

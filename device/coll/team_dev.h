@@ -47,7 +47,10 @@ GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
 
 // Signals the member `dist` ahead in each round and waits for the one `dist` behind; the signal is
 // an ADD that releases this thread's earlier stores (and, after a scope sync, its scope's).
-GIO_DFN void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
+// Out of line, as is every transport-facing step of the collectives below: inlined into each
+// typed routine at each scope, the gda and proxy paths made a file using many of them take
+// minutes to compile for a GPU.
+GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
   const int n = tm.n_pes, me = tm.my_pe;
   int round = 0;
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
@@ -79,13 +82,14 @@ GIO_DFN int team_sync(const char* rt, int t) {
 
 // The end of every generic collective: this scope's puts complete (quiet), then the team syncs, so
 // each member's dest holds everything sent to it when the call returns anywhere.
+GIO_DOUT void team_quiet_sync(const char* rt, int t, gio_team_v1& tm) {
+  quiet(rt, nullptr);
+  team_sync_rounds(rt, t, tm);
+}
 template <typename S>
 GIO_DFN void team_complete(const char* rt, int t, gio_team_v1& tm) {
   S::sync();
-  if (S::lane() == 0) {
-    quiet(rt, nullptr);
-    team_sync_rounds(rt, t, tm);
-  }
+  if (S::lane() == 0) team_quiet_sync(rt, t, tm);
   S::sync();
 }
 

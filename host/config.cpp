@@ -74,6 +74,8 @@ config config_load() {
   if ((v = getenv(#name)) && *v) info(0, "%s=\"%s\" is no longer a setting: %s", #name, v, why);
   GIO_CONFIG_REMOVED_KEYS(GIO_CFG_REMOVED)
 #undef GIO_CFG_REMOVED
+  if (c.GIO_BOOTSTRAP != "auto" && c.GIO_BOOTSTRAP != "mpi" && c.GIO_BOOTSTRAP != "pmix")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_BOOTSTRAP=\"%s\" is not one of auto, mpi, pmix", c.GIO_BOOTSTRAP.c_str());
   if (c.GIO_GDA_NIC != "auto" && c.GIO_GDA_NIC != "softnic")
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_GDA_NIC=\"%s\" is not one of auto, softnic", c.GIO_GDA_NIC.c_str());
   if (c.GIO_GDA_SQ_SLOTS < 16 || c.GIO_GDA_SQ_SLOTS > 32768 || (c.GIO_GDA_SQ_SLOTS & (c.GIO_GDA_SQ_SLOTS - 1)))
@@ -100,6 +102,18 @@ config config_load() {
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);
   return c;
+}
+
+launch_env launch_env_load() {
+  auto set = [](const char* name) {
+    const char* v = getenv(name);
+    return v && *v;
+  };
+  launch_env e;
+  e.ompi = set("OMPI_COMM_WORLD_SIZE");
+  e.mpich = set("PMI_RANK") && set("PMI_SIZE");
+  e.pmix = set("PMIX_NAMESPACE") && set("PMIX_RANK");
+  return e;
 }
 
 void config_print(const config& c, FILE* out) {

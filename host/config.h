@@ -20,6 +20,15 @@ struct config {
 #undef GIO_CFG_MEMBER_BOOL
 };
 
+// What the launcher told this process in its own variables, for GIO_BOOTSTRAP=auto (read here:
+// config.cpp is the only place GIO reads its environment).
+struct launch_env {
+  bool ompi = false;   // OMPI_COMM_WORLD_SIZE: Open MPI's mpirun started it
+  bool mpich = false;  // PMI_RANK and PMI_SIZE: MPICH's Hydra (mpiexec) started it
+  bool pmix = false;   // PMIX_NAMESPACE and PMIX_RANK: a PMIx server serves it (srun, prterun, mpirun)
+};
+launch_env launch_env_load();
+
 // Reads every key (environment value or default); a malformed value is a fatal error naming the key.
 config config_load();
 // Prints every key with its value, default and help (gio-info).

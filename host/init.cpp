@@ -203,7 +203,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
     fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
   runtime& r = g_rt;
   r.cfg = config_load();
-  r.thread_level = boot::init(requested, r.cfg.GIO_TIMEOUT_MS);
+  r.thread_level = boot::init(requested, r.cfg);
   r.my_pe = boot::rank();
   r.n_pes = boot::size();
   log_set_pe(r.my_pe, (int)r.cfg.GIO_DEBUG);
@@ -230,8 +230,9 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   coll_transports(r);
   r.initialized = true;
   publish_device_state(r);
-  info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs", gpu::platform_name(), r.device,
-       gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size, (void*)r.heap, r.n_pes);
+  info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs; bootstrap %s (%s)", gpu::platform_name(),
+       r.device, gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size, (void*)r.heap, r.n_pes,
+       boot::name(), boot::why());
   boot::barrier("shmem_init");
   if (provided) *provided = r.thread_level;
   return 0;

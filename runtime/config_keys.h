@@ -47,6 +47,10 @@
     "(data and flag in one word; teams whose members all reach each other over p2p; also capped by " \
     "the team's LL area, 2 KiB / members); 0 = never")                                             \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
+  X(GIO_BOOTSTRAP, STR, "auto",                                                                   \
+    "how PEs find each other: auto (MPI under mpirun/mpiexec or when the application initialized "  \
+    "MPI; PMIx when a PMIx server (srun, prterun) and no MPI launcher started the process; else an " \
+    "MPI singleton, a 1-PE job) | mpi | pmix")                                                       \
   X(GIO_DEBUG, U64, "0", "0 quiet; 1 init summary on stderr; 2 also every collective allocation")  \
   X(GIO_HOST_MAX_WG, U64, "512", "host platform: most work-groups of one launch running at once")  \
   X(GIO_HOST_FIBER_STACK, U64, "64K", "host platform: stack bytes of each emulated GPU thread")     \

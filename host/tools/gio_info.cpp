@@ -59,6 +59,7 @@ int main() {
       printf("%s, OpenSHMEM %d.%d, contract v%d.%d\n", name, major, minor, GIO_CONTRACT_MAJOR, GIO_CONTRACT_MINOR);
       printf("platform: %s (%d device(s) visible)\n", gio::gpu::platform_name(), gio::gpu::device_count());
       printf("PEs: %d\n", r.n_pes);
+      printf("bootstrap: %s: %s (GIO_BOOTSTRAP=auto|mpi|pmix)\n", gio::boot::name(), gio::boot::why());
       print_proxy(r);
     }
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());

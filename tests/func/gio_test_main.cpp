@@ -40,7 +40,19 @@ int main(int argc, char** argv) {
     listeners.Append(new failure_printer(me));
   }
   int rc = RUN_ALL_TESTS() ? 1 : 0, any = 0;
-  MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  // Over MPI when GIO bootstrapped over it; under GIO_BOOTSTRAP=pmix MPI was never started, and a
+  // reduction on the symmetric heap agrees instead.
+  int mpi_up = 0;
+  MPI_Initialized(&mpi_up);
+  if (mpi_up) {
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  } else {
+    int* w = (int*)shmem_malloc(2 * sizeof(int));
+    w[0] = rc;
+    shmem_int_max_reduce(SHMEM_TEAM_WORLD, &w[1], &w[0], 1);
+    any = w[1];
+    shmem_free(w);
+  }
   if (me == 0 && any && !rc) fprintf(stderr, "another PE failed (see its [PE n] lines)\n");
   shmem_finalize();
   return any;

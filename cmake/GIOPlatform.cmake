@@ -1,5 +1,5 @@
-# Platform setup and gio_kernel_sources(), which marks files holding kernels (HIP syntax) so the
-# platform's kernel compiler builds them.
+# Platform setup; gio_kernel_sources() and gio_target_kernels() are in GIOKernels.cmake (also
+# installed with the CMake package).
 string(TOUPPER "${GIO_PLATFORM}" GIO_PLATFORM_UPPER)
 
 if(GIO_PLATFORM STREQUAL "cuda")
@@ -26,20 +26,4 @@ else()
   message(FATAL_ERROR "GIO_PLATFORM must be host, cuda or hip (got '${GIO_PLATFORM}')")
 endif()
 
-function(gio_kernel_sources)
-  foreach(f ${ARGN})
-    if(GIO_PLATFORM STREQUAL "cuda")
-      set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES LANGUAGE CUDA)
-    elseif(GIO_PLATFORM STREQUAL "hip")
-      set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}
-                                  PROPERTIES COMPILE_OPTIONS "-x;hip;${GIO_HIP_FLAGS}")
-    endif()
-  endforeach()
-endfunction()
-
-# Link options for executables whose kernels were compiled for hip.
-function(gio_target_kernels target)
-  if(GIO_PLATFORM STREQUAL "hip")
-    target_link_options(${target} PRIVATE ${GIO_HIP_FLAGS})
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/GIOKernels.cmake)

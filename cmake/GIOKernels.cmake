@@ -1,0 +1,21 @@
+# gio_kernel_sources(files...): marks files holding kernels (HIP syntax) so the platform's kernel
+# compiler builds them; gio_target_kernels(target): the link options such an executable needs.
+# Used by GIO's own build (GIOPlatform.cmake) and by users through find_package(GIO), which sets
+# GIO_PLATFORM and GIO_HIP_FLAGS to what libgio was built with.
+function(gio_kernel_sources)
+  foreach(f ${ARGN})
+    if(GIO_PLATFORM STREQUAL "cuda")
+      set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES LANGUAGE CUDA)
+    elseif(GIO_PLATFORM STREQUAL "hip")
+      set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}
+                                  PROPERTIES COMPILE_OPTIONS "-x;hip;${GIO_HIP_FLAGS}")
+    endif()
+  endforeach()
+endfunction()
+
+# Link options for executables whose kernels were compiled for hip.
+function(gio_target_kernels target)
+  if(GIO_PLATFORM STREQUAL "hip")
+    target_link_options(${target} PRIVATE ${GIO_HIP_FLAGS})
+  endif()
+endfunction()

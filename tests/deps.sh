@@ -8,6 +8,8 @@ pkgs=(cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev libboost-conte
       libibverbs-dev rdma-core libfabric-dev python3 python3-pip)
 # clang 14 and its sanitizer/libFuzzer runtime for the softnic fuzzer (tests/fuzz/).
 pkgs+=(clang-14 libclang-rt-14-dev)
+# PMIx client library: the PMIx bootstrap (host/bootstrap/pmix.cpp) and its tests.
+pkgs+=(libpmix-dev)
 # Debian ships hipcc (compile-only here); Ubuntu's equivalent package has the same name. rocSPARSE:
 # spts's vendor reference on hip (apps/spts/run_vendor.cpp), compiled and linked, never run here.
 pkgs+=(hipcc librocsparse-dev)

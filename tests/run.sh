@@ -8,6 +8,8 @@
 #     (and over the proxy under ASan);
 #  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin);
 #  5. compiles the hip platform (gfx90a, gfx940) with every test, app and example.
+# After each platform's build, tests/install/check.sh installs it and builds a standard HIP +
+# OpenSHMEM program against the install (ctest's install.package on host, which also runs it).
 # Environment: JOBS (build parallelism), GIO_SKIP_CUDA=1 / GIO_SKIP_HIP=1 to skip a compile check,
 # GIO_SKIP_SANITIZERS=1 to skip step 3.
 set -euo pipefail
@@ -76,6 +78,8 @@ if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then
     export PATH="$PATH:/usr/local/cuda/bin"
     cmake -S . -B build-cuda -G Ninja -DGIO_PLATFORM=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
     ninja -C build-cuda -j "$jobs"
+    step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)"
+    tests/install/check.sh build-cuda
   else
     echo "cuda compile check FAILED: nvcc not found" >&2
     exit 1
@@ -89,5 +93,7 @@ if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
   # hipcc asks rocm_agent_enumerator for the GPUs of this machine (none: a traceback per plain C++
   # file) unless the targets are named.
   HCC_AMDGPU_TARGET=${archs//;/,} ninja -C build-hip -j "$jobs"
+  step "hip platform: the installed package (oshc++, find_package, pkg-config; compile only)"
+  HCC_AMDGPU_TARGET=${archs//;/,} tests/install/check.sh build-hip
 fi
 step "all tests passed, all platforms compiled"

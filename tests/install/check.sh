@@ -4,6 +4,7 @@
 # three ways a user would: oshc++ (compile, then link the object alone), find_package(GIO) with
 # gio_kernel_sources, and pkg-config. On the host platform each program then runs on 2 PEs under
 # oshrun; on cuda and hip this is a compile check (tests/run.sh runs it after those builds).
+# GIO_CHECK_PREFIX=DIR checks a copy of an install made by hand instead of installing BUILD_DIR.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +12,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/gio-install.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 step() { printf -- '-- install check: %s\n' "$*"; }
 
-cmake --install "$build" --prefix "$work/staged" >/dev/null
+if [[ -n ${GIO_CHECK_PREFIX:-} ]]; then cp -a "$GIO_CHECK_PREFIX" "$work/staged"; else cmake --install "$build" --prefix "$work/staged" >/dev/null; fi
 mv "$work/staged" "$work/prefix"
 prefix=$work/prefix
 pcdir=$(dirname "$(find "$prefix" -name gio.pc | head -1)")

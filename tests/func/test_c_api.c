@@ -105,7 +105,7 @@ static void amo(void) {
     CHECK(shmem_double_swap(dv, 3.5, npes - 1) == 2.5);  /* 1.3 swap */
     CHECK(shmem_ctx_double_atomic_fetch(SHMEM_CTX_DEFAULT, dv, npes - 1) == 3.5);
     CHECK(shmem_uint_atomic_fetch_xor(bits, 1u, 0) == (1u << npes) - 1);
-    CHECK(shmem_atomic_fetch_and(bits, 1u, 0) == ((1u << npes) - 1) ^ 1u);
+    CHECK(shmem_atomic_fetch_and(bits, 1u, 0) == (((1u << npes) - 1) ^ 1u));
   }
   shmem_barrier_all();
   shmem_free(cs);

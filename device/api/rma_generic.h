@@ -18,13 +18,18 @@ struct gio_nodeduce {
 };
 #define GIO_V typename gio_nodeduce<T>::type
 #define GIO_IS_T(NAME, TT) std::is_same<T, TT>::value ||
-template <typename T> constexpr bool gio_is_rma_type() { return GIO_RMA_TYPES(GIO_IS_T) false; }
-template <typename T> constexpr bool gio_is_amo_std_type() { return GIO_AMO_STD_TYPES(GIO_IS_T) false; }
-template <typename T> constexpr bool gio_is_amo_ext_type() { return GIO_AMO_EXT_TYPES(GIO_IS_T) false; }
-template <typename T> constexpr bool gio_is_amo_bit_type() { return GIO_AMO_BIT_TYPES(GIO_IS_T) false; }
-template <typename T> constexpr bool gio_is_wait_type() { return GIO_WAIT_TYPES(GIO_IS_T) false; }
+// Type-table membership as traits (a constexpr function would be host-only to nvcc).
+#define GIO_DEF_IS(TRAIT, TABLE) \
+  template <typename T>          \
+  struct TRAIT : std::integral_constant<bool, TABLE(GIO_IS_T) false> {};
+GIO_DEF_IS(gio_is_rma_type, GIO_RMA_TYPES)
+GIO_DEF_IS(gio_is_amo_std_type, GIO_AMO_STD_TYPES)
+GIO_DEF_IS(gio_is_amo_ext_type, GIO_AMO_EXT_TYPES)
+GIO_DEF_IS(gio_is_amo_bit_type, GIO_AMO_BIT_TYPES)
+GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
+#undef GIO_DEF_IS
 #undef GIO_IS_T
-#define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>(), RT ": not a type of this routine")
+#define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>::value, RT ": not a type of this routine")
 
 // RMA
 #define GIO_GEN_RMA(NAME, IMPL, ...)                                                                  \

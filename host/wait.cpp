@@ -25,19 +25,19 @@ const char* cmp_name(int cmp) {
   return (cmp >= 0 && cmp <= 5) ? names[cmp] : "?";
 }
 
-// One comparison operand, widened: signed types sign-extend into `s`, unsigned ones into `u`.
+// One operand read both ways: sign-extended into `s`, zero-extended into `u`; the type decides which
+// one is compared.
 struct word {
   int64_t s;
   uint64_t u;
 };
-word widen(const uint8_t* p, size_t elem, bool is_signed) {
+word widen(const uint8_t* p, size_t elem) {
   word w{0, 0};
   switch (elem) {
     case 2: { int16_t v; memcpy(&v, p, 2); w.s = v; w.u = (uint16_t)v; break; }
     case 4: { int32_t v; memcpy(&v, p, 4); w.s = v; w.u = (uint32_t)v; break; }
     default: { int64_t v; memcpy(&v, p, 8); w.s = v; w.u = (uint64_t)v; break; }
   }
-  (void)is_signed;
   return w;
 }
 template <typename V>
@@ -64,12 +64,12 @@ struct wait_call {
 
   bool active(size_t i) const { return !status || !status[i]; }
   bool ok(size_t i) const {
-    const word a = widen(seen.data() + i * elem, elem, is_signed);
-    const word b = widen(values + (vector ? i * elem : 0), elem, is_signed);
+    const word a = widen(seen.data() + i * elem, elem);
+    const word b = widen(values + (vector ? i * elem : 0), elem);
     return is_signed ? cmp_ok(cmp, a.s, b.s) : cmp_ok(cmp, a.u, b.u);
   }
   long long as_ll(const uint8_t* p) const {
-    const word w = widen(p, elem, is_signed);
+    const word w = widen(p, elem);
     return is_signed ? (long long)w.s : (long long)w.u;
   }
 };

@@ -23,7 +23,26 @@ uint64_t gio_host_signal_fetch(const uint64_t* sig_addr);
 int gio_host_my_pe(void);
 int gio_host_n_pes(void);
 void* gio_host_ptr(const void* dest, int pe);
+// Host waits and tests (shmem_TYPE_wait_until, _test, _all/_any/_some, their _vector forms and
+// shmem_signal_wait_until) on `n` integers of `elem` bytes (2, 4 or 8; `is_signed`) at `ivars` in
+// this PE's symmetric memory, which kernels and peers write. `values` is one comparison value, or
+// one per element when `vector`. Returns: _test and _test_all 1 or 0, _any the index or SIZE_MAX,
+// _some the count written to `indices`; a wait_until stores the value it saw in `seen`.
+size_t gio_host_wait(const char* routine, int kind, const void* ivars, size_t n, size_t elem, int is_signed,
+                     const int* status, int cmp, const void* values, int vector, size_t* indices, void* seen);
 }
+
+// What gio_host_wait (and the device's wait dispatch) is asked to do.
+enum gio_wait_kind {
+  GIO_WAIT_UNTIL = 0,
+  GIO_WAIT_ALL,
+  GIO_WAIT_ANY,
+  GIO_WAIT_SOME,
+  GIO_TEST,
+  GIO_TEST_ALL,
+  GIO_TEST_ANY,
+  GIO_TEST_SOME,
+};
 
 // Atomic operations understood by the host entry point (and the device dispatch).
 enum gio_amo_op {

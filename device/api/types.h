@@ -3,6 +3,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The complex reduction types: std::complex in C++, C's _Complex in C (the same layout).
+#ifdef __cplusplus
+#define GIO_COMPLEXD std::complex<double>
+#define GIO_COMPLEXF std::complex<float>
+#else
+#define GIO_COMPLEXD double _Complex
+#define GIO_COMPLEXF float _Complex
+#endif
+
 // Standard RMA types (long double is left out: no GPU supports it).
 #define GIO_RMA_TYPES(X)                                                                        \
   X(float, float) X(double, double) X(char, char) X(schar, signed char) X(short, short)         \
@@ -26,12 +35,50 @@
   X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long)                \
   X(int32, int32_t) X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t)
 
+// The OpenSHMEM 1.3 atomic names' types: fadd, finc, cswap, add, inc on these; swap, fetch, set also on float, double.
+#define GIO_AMO13_STD_TYPES(X) X(int, int) X(long, long) X(longlong, long long)
+#define GIO_AMO13_EXT_TYPES(X) GIO_AMO13_STD_TYPES(X) X(float, float) X(double, double)
+
 // Point-to-point synchronization types (wait_until, test).
 #define GIO_WAIT_TYPES(X)                                                                       \
   X(short, short) X(int, int) X(long, long) X(longlong, long long) X(ushort, unsigned short)    \
   X(uint, unsigned int) X(ulong, unsigned long) X(ulonglong, unsigned long long)                \
   X(int32, int32_t) X(int64, int64_t) X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)  \
   X(ptrdiff, ptrdiff_t)
+
+// The wait and test forms of one type: X(NAME, T, RET, form, params, kind, n, indices, status,
+// values, vector) for shmem_NAME_<form>. The C++ API (device/api/wait.h) and the C symbols
+// (host/capi/) are both generated from it.
+#define GIO_WAIT_FORMS(X, NAME, T)                                                                              \
+  X(NAME, T, void, wait_until, (T * ivars, int cmp, T value), GIO_WAIT_UNTIL, 1, nullptr, nullptr, &value, false)    \
+  X(NAME, T, int, test, (T * ivars, int cmp, T value), GIO_TEST, 1, nullptr, nullptr, &value, false)                 \
+  X(NAME, T, void, wait_until_all, (T * ivars, size_t n, const int* status, int cmp, T value), GIO_WAIT_ALL, n,      \
+    nullptr, status, &value, false)                                                                          \
+  X(NAME, T, size_t, wait_until_any, (T * ivars, size_t n, const int* status, int cmp, T value), GIO_WAIT_ANY, n,    \
+    nullptr, status, &value, false)                                                                          \
+  X(NAME, T, size_t, wait_until_some, (T * ivars, size_t n, size_t* indices, const int* status, int cmp, T value),   \
+    GIO_WAIT_SOME, n, indices, status, &value, false)                                                        \
+  X(NAME, T, int, test_all, (T * ivars, size_t n, const int* status, int cmp, T value), GIO_TEST_ALL, n, nullptr,    \
+    status, &value, false)                                                                                   \
+  X(NAME, T, size_t, test_any, (T * ivars, size_t n, const int* status, int cmp, T value), GIO_TEST_ANY, n, nullptr, \
+    status, &value, false)                                                                                   \
+  X(NAME, T, size_t, test_some, (T * ivars, size_t n, size_t* indices, const int* status, int cmp, T value),         \
+    GIO_TEST_SOME, n, indices, status, &value, false)                                                        \
+  X(NAME, T, void, wait_until_all_vector, (T * ivars, size_t n, const int* status, int cmp, T* cmp_values),          \
+    GIO_WAIT_ALL, n, nullptr, status, cmp_values, true)                                                      \
+  X(NAME, T, size_t, wait_until_any_vector, (T * ivars, size_t n, const int* status, int cmp, T* cmp_values),        \
+    GIO_WAIT_ANY, n, nullptr, status, cmp_values, true)                                                      \
+  X(NAME, T, size_t, wait_until_some_vector,                                                                          \
+    (T * ivars, size_t n, size_t* indices, const int* status, int cmp, T* cmp_values), GIO_WAIT_SOME, n,    \
+    indices, status, cmp_values, true)                                                                       \
+  X(NAME, T, int, test_all_vector, (T * ivars, size_t n, const int* status, int cmp, T* cmp_values), GIO_TEST_ALL,   \
+    n, nullptr, status, cmp_values, true)                                                                    \
+  X(NAME, T, size_t, test_any_vector, (T * ivars, size_t n, const int* status, int cmp, T* cmp_values),              \
+    GIO_TEST_ANY, n, nullptr, status, cmp_values, true)                                                      \
+  X(NAME, T, size_t, test_some_vector, (T * ivars, size_t n, size_t* indices, const int* status, int cmp,            \
+                               T* cmp_values),                                                               \
+    GIO_TEST_SOME, n, indices, status, cmp_values, true)
+
 
 // Sized RMA routines: shmem_put{8,16,32,64,128}.
 #define GIO_RMA_SIZES(X) X(8, 1) X(16, 2) X(32, 4) X(64, 8) X(128, 16)
@@ -51,16 +98,16 @@
   GIO_REDUCE_BIT_TYPES(X, OP) X(OP, float, float) X(OP, double, double)                         \
   X(OP, longdouble, long double)
 #define GIO_REDUCE_ARITH_TYPES(X, OP)                                                           \
-  GIO_REDUCE_MINMAX_TYPES(X, OP) X(OP, complexd, std::complex<double>)                          \
-  X(OP, complexf, std::complex<float>)
+  GIO_REDUCE_MINMAX_TYPES(X, OP) X(OP, complexd, GIO_COMPLEXD)                          \
+  X(OP, complexf, GIO_COMPLEXF)
 
 // Active-set reductions (shmem_TYPE_OP_to_all, deprecated in 1.5): the same operations on fewer types.
 #define GIO_TO_ALL_BIT_TYPES(X, OP) X(OP, short, short) X(OP, int, int) X(OP, long, long) X(OP, longlong, long long)
 #define GIO_TO_ALL_MINMAX_TYPES(X, OP) \
   GIO_TO_ALL_BIT_TYPES(X, OP) X(OP, float, float) X(OP, double, double) X(OP, longdouble, long double)
 #define GIO_TO_ALL_ARITH_TYPES(X, OP)                                                           \
-  GIO_TO_ALL_MINMAX_TYPES(X, OP) X(OP, complexd, std::complex<double>)                          \
-  X(OP, complexf, std::complex<float>)
+  GIO_TO_ALL_MINMAX_TYPES(X, OP) X(OP, complexd, GIO_COMPLEXD)                          \
+  X(OP, complexf, GIO_COMPLEXF)
 
 // The seven operations with their type tables: GIO_REDUCE_OPS(X, Y) expands Y(op, name, type) for
 // every operation and type, through X(op, TABLE) (see GIO_REDUCE_EACH).

@@ -66,14 +66,19 @@ template <typename T>
 GIO_DFN bool test_one(const T* ivar, int cmp, T value) {
   return cmp_ok(cmp, plat::atomic_load_acquire(ivar), value);
 }
+// The comparison value of element i: one for all, or cmp_values[i] in the _vector forms.
+template <typename T>
+GIO_DFN T value_at(const T* vals, bool vec, size_t i) {
+  return vals[vec ? i : 0];
+}
 
 // Index set helpers for the vector forms: status[i] != 0 excludes element i. _some answers every
 // ready index at once, so it needs no rotation to serve them all; _any does (below).
 template <typename T>
-GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* status, int cmp, T value) {
+GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* status, int cmp, const T* vals, bool vec) {
   size_t k = 0;
   for (size_t i = 0; i < n; ++i)
-    if ((!status || !status[i]) && test_one(ivars + i, cmp, value)) idx[k++] = i;
+    if ((!status || !status[i]) && test_one(ivars + i, cmp, value_at(vals, vec, i))) idx[k++] = i;
   return k;
 }
 // _any fairness. A scan that always starts at index 0 answers the lowest ready index every time,
@@ -95,88 +100,96 @@ GIO_DFN unsigned long long* any_rotor_slot(const void* ivars) {
 }
 
 template <typename T>
-GIO_DFN size_t test_any(const T* ivars, size_t n, const int* status, int cmp, T value) {
+GIO_DFN size_t test_any(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
   if (n == 0) return SIZE_MAX;
   unsigned long long* rotor = any_rotor_slot(ivars);
   size_t i = (size_t)(plat::atomic_load_acquire(rotor) % n);
   for (size_t k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
-    if ((!status || !status[i]) && test_one(ivars + i, cmp, value)) {
+    if ((!status || !status[i]) && test_one(ivars + i, cmp, value_at(vals, vec, i))) {
       plat::store_relaxed_system(rotor, (unsigned long long)i + 1);
       return i;
     }
   return SIZE_MAX;
 }
 template <typename T>
-GIO_DFN bool test_all(const T* ivars, size_t n, const int* status, int cmp, T value) {
+GIO_DFN bool test_all(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
   for (size_t i = 0; i < n; ++i)
-    if ((!status || !status[i]) && !test_one(ivars + i, cmp, value)) return false;
+    if ((!status || !status[i]) && !test_one(ivars + i, cmp, value_at(vals, vec, i))) return false;
   return true;
 }
 
 template <typename T, typename Done>
-GIO_DFN void wait_vector(const char* rt, const T* ivars, size_t n, int cmp, T value, Done done) {
+GIO_DFN void wait_vector(const char* rt, const T* ivars, size_t n, int cmp, const T* vals, bool vec, Done done) {
   check_wait_args(rt, ivars, n, cmp);
   bounded_wait(done, [&](unsigned long long ms) {
     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms on %llu "
-                  "variables at %p for value %s %lld\n",
+                  "variables at %p for %s %s %lld\n",
                   rt, GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, (unsigned long long)n,
-                  (const void*)ivars, cmp_name(cmp), (long long)value);
+                  (const void*)ivars, vec ? "values" : "value", cmp_name(cmp), (long long)vals[0]);
   });
+}
+
+// Every wait and test form through one entry (`kind`: gio_wait_kind, a constant at each call site,
+// so the inlined switch folds to one case). `vals`: the comparison value, or one per element.
+template <typename T>
+GIO_DFN size_t wait_kind(const char* rt, int kind, const T* ivars, size_t n, size_t* idx, const int* status,
+                         int cmp, const T* vals, bool vec, T* seen) {
+  bool any_active = false;
+  switch (kind) {
+    case GIO_WAIT_UNTIL: {
+      const T v = wait_until<T>(rt, ivars, cmp, vals[0]);
+      if (seen) *seen = v;
+      return 0;
+    }
+    case GIO_TEST: check_wait_args(rt, ivars, 1, cmp); return test_one<T>(ivars, cmp, vals[0]) ? 1 : 0;
+    case GIO_TEST_ALL: check_wait_args(rt, ivars, n, cmp); return test_all<T>(ivars, n, status, cmp, vals, vec) ? 1 : 0;
+    case GIO_TEST_ANY: check_wait_args(rt, ivars, n, cmp); return test_any<T>(ivars, n, status, cmp, vals, vec);
+    case GIO_TEST_SOME: check_wait_args(rt, ivars, n, cmp); return test_some<T>(ivars, n, idx, status, cmp, vals, vec);
+    default: break;
+  }
+  for (size_t i = 0; i < n; ++i) any_active |= !status || !status[i];
+  size_t r = 0;
+  if (kind == GIO_WAIT_ALL) {
+    if (any_active)
+      wait_vector<T>(rt, ivars, n, cmp, vals, vec, [&] { return test_all<T>(ivars, n, status, cmp, vals, vec); });
+  } else if (kind == GIO_WAIT_ANY) {
+    if (!any_active) return SIZE_MAX;
+    wait_vector<T>(rt, ivars, n, cmp, vals, vec,
+                   [&] { return (r = test_any<T>(ivars, n, status, cmp, vals, vec)) != SIZE_MAX; });
+  } else {
+    if (!any_active) return 0;
+    wait_vector<T>(rt, ivars, n, cmp, vals, vec,
+                   [&] { return (r = test_some<T>(ivars, n, idx, status, cmp, vals, vec)) != 0; });
+  }
+  return r;
 }
 
 }  // namespace dev
 }  // namespace gio
+#endif  // GIO_KERNEL_COMPILER
 
-#define GIO_DEF_WAIT(NAME, T)                                                                      \
-  GIO_DFN void shmem_##NAME##_wait_until(T* ivar, int cmp, T value) {                              \
-    ::gio::dev::wait_until<T>("shmem_" #NAME "_wait_until", ivar, cmp, value);                     \
-  }                                                                                                \
-  GIO_DFN int shmem_##NAME##_test(T* ivar, int cmp, T value) {                                     \
-    ::gio::dev::check_wait_args("shmem_" #NAME "_test", ivar, 1, cmp);                             \
-    return ::gio::dev::test_one<T>(ivar, cmp, value) ? 1 : 0;                                      \
-  }                                                                                                \
-  GIO_DFN void shmem_##NAME##_wait_until_all(T* ivars, size_t n, const int* status, int cmp, T value) { \
-    ::gio::dev::wait_vector<T>("shmem_" #NAME "_wait_until_all", ivars, n, cmp, value,             \
-                               [&] { return ::gio::dev::test_all<T>(ivars, n, status, cmp, value); }); \
-  }                                                                                                \
-  GIO_DFN size_t shmem_##NAME##_wait_until_any(T* ivars, size_t n, const int* status, int cmp, T value) { \
-    size_t r = SIZE_MAX;                                                                           \
-    bool any_active = false;                                                                       \
-    for (size_t i = 0; i < n; ++i) any_active |= !status || !status[i];                            \
-    if (!any_active) return SIZE_MAX;                                                              \
-    ::gio::dev::wait_vector<T>("shmem_" #NAME "_wait_until_any", ivars, n, cmp, value, [&] {       \
-      return (r = ::gio::dev::test_any<T>(ivars, n, status, cmp, value)) != SIZE_MAX;              \
-    });                                                                                            \
-    return r;                                                                                      \
-  }                                                                                                \
-  GIO_DFN size_t shmem_##NAME##_wait_until_some(T* ivars, size_t n, size_t* indices, const int* status, \
-                                                int cmp, T value) {                                \
-    size_t k = 0;                                                                                  \
-    bool any_active = false;                                                                       \
-    for (size_t i = 0; i < n; ++i) any_active |= !status || !status[i];                            \
-    if (!any_active) return 0;                                                                     \
-    ::gio::dev::wait_vector<T>("shmem_" #NAME "_wait_until_some", ivars, n, cmp, value, [&] {      \
-      return (k = ::gio::dev::test_some<T>(ivars, n, indices, status, cmp, value)) != 0;           \
-    });                                                                                            \
-    return k;                                                                                      \
-  }                                                                                                \
-  GIO_DFN int shmem_##NAME##_test_all(T* ivars, size_t n, const int* status, int cmp, T value) {  \
-    ::gio::dev::check_wait_args("shmem_" #NAME "_test_all", ivars, n, cmp);                        \
-    return ::gio::dev::test_all<T>(ivars, n, status, cmp, value) ? 1 : 0;                          \
-  }                                                                                                \
-  GIO_DFN size_t shmem_##NAME##_test_any(T* ivars, size_t n, const int* status, int cmp, T value) { \
-    ::gio::dev::check_wait_args("shmem_" #NAME "_test_any", ivars, n, cmp);                        \
-    return ::gio::dev::test_any<T>(ivars, n, status, cmp, value);                                  \
-  }                                                                                                \
-  GIO_DFN size_t shmem_##NAME##_test_some(T* ivars, size_t n, size_t* indices, const int* status, \
-                                          int cmp, T value) {                                      \
-    ::gio::dev::check_wait_args("shmem_" #NAME "_test_some", ivars, n, cmp);                       \
-    return ::gio::dev::test_some<T>(ivars, n, indices, status, cmp, value);                        \
+// Host code and kernels: the device's waits in kernels, libgio's (host/wait.cpp) in host code.
+template <typename T>
+GIO_HDFN size_t gio_wait(const char* rt, int kind, T* ivars, size_t n, size_t* idx, const int* status, int cmp,
+                         const T* vals, bool vec, T* seen = nullptr) {
+  size_t r = 0;
+  GIO_DISPATCH(r = ::gio::dev::wait_kind<T>(rt, kind, ivars, n, idx, status, cmp, vals, vec, seen),
+               r = gio_host_wait(rt, kind, ivars, n, sizeof(T), std::is_signed<T>::value, status, cmp, vals, vec, idx, seen));
+  return r;
+}
+
+#define GIO_DEF_WAIT_FORM(NAME, T, RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                      \
+  GIO_HDFN RET shmem_##NAME##_##FORM PARAMS {                                                         \
+    return (RET)gio_wait<T>("shmem_" #NAME "_" #FORM, KIND, ivars, N, IDX, ST, cmp, VALS, VEC);       \
   }
+#define GIO_DEF_WAIT(NAME, T) GIO_WAIT_FORMS(GIO_DEF_WAIT_FORM, NAME, T)
 GIO_WAIT_TYPES(GIO_DEF_WAIT)
 #undef GIO_DEF_WAIT
+#undef GIO_DEF_WAIT_FORM
 
-GIO_DFN uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
-  return ::gio::dev::wait_until<uint64_t>("shmem_signal_wait_until", sig_addr, cmp, cmp_value);
+GIO_HDFN uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
+  uint64_t seen = 0;
+  gio_wait<uint64_t>("shmem_signal_wait_until", GIO_WAIT_UNTIL, sig_addr, 1, nullptr, nullptr, cmp, &cmp_value,
+                     false, &seen);
+  return seen;
 }
-#endif  // GIO_KERNEL_COMPILER

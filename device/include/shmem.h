@@ -1,5 +1,6 @@
 // GIO: OpenSHMEM 1.5 for GPU kernels. One include gives host code the OpenSHMEM host API and
-// kernels the whole device API (standard routines here, GIO extensions from shmemx.h).
+// kernels the whole device API (standard routines here, GIO extensions from shmemx.h). From C
+// (C11), it gives the host API: libgio's C symbols and the _Generic names (device/api/c/).
 #pragma once
 
 #define SHMEM_MAJOR_VERSION 1
@@ -16,6 +17,15 @@
 #define SHMEM_THREAD_SERIALIZED 2
 #define SHMEM_THREAD_MULTIPLE 3
 
+// shmem_malloc_with_hints: how the memory will be used (GIO places every block alike and ignores
+// these; bits outside them are an error).
+#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
+#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+
+#ifndef __cplusplus
+#include "device/api/c/shmem_c.h"
+#else
+
 #include "device/api/amo.h"
 #include "device/api/coll.h"
 #include "device/api/coll_generic.h"
@@ -24,6 +34,8 @@
 #include "device/api/signal.h"
 #include "device/api/sync.h"
 #include "device/api/wait.h"
+#include "device/api/amo_deprecated.h"
+#include "device/api/rma_generic.h"
 
 extern "C" {
 void shmem_init(void);
@@ -37,6 +49,8 @@ void shmem_info_get_version(int* major, int* minor);
 void shmem_info_get_name(char* name);
 // Collective over all PEs, same arguments everywhere; the same offsets on every PE.
 void* shmem_malloc(size_t size);
+void* shmem_malloc_with_hints(size_t size, long hints);
+void shmem_pcontrol(int level, ...);  // accepted and ignored (GIO has no profiling levels)
 void* shmem_calloc(size_t count, size_t size);
 void* shmem_align(size_t alignment, size_t size);
 void* shmem_realloc(void* ptr, size_t size);
@@ -77,5 +91,7 @@ GIO_HDFN void* shmem_ptr(const void* dest, int pe) {
   GIO_DISPATCH(r = ::gio::dev::ptr(dest, pe), r = gio_host_ptr(dest, pe));
   return r;
 }
+
+#endif  // __cplusplus
 
 #include "shmemx.h"

@@ -2,9 +2,12 @@
 // per-work-group contexts (shmemx_wg_ctx_create/destroy), and _thread barriers. Included by shmem.h.
 #pragma once
 #include "shmem.h"
+#ifdef __cplusplus
 #include "device/api/cooperative.h"
-
 extern "C" {
+#endif
 // Host: the transport this PE uses to reach `pe` ("p2p", "gda", "proxy", or "none").
 const char* shmemx_transport_name(int pe);
+#ifdef __cplusplus
 }
+#endif

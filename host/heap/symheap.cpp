@@ -74,6 +74,17 @@ uint64_t offset_of(runtime& r, const char* routine, void* ptr) {
 
 extern "C" void* shmem_malloc(size_t size) { return alloc_common("shmem_malloc", size, GIO_HEAP_MIN_ALIGN); }
 
+// The hints say how the block will be used; every GIO block is reachable by every transport's
+// atomics and signals already, so the known ones change nothing. An unknown bit is a typo or a hint
+// of a later spec: an error rather than a silent guess.
+extern "C" void* shmem_malloc_with_hints(size_t size, long hints) {
+  const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+  if (hints & ~known)
+    fatal(GIO_ERR_ARG, "shmem_malloc_with_hints", "hints 0x%lx have bits outside SHMEM_MALLOC_ATOMICS_REMOTE | "
+          "SHMEM_MALLOC_SIGNAL_REMOTE (0x%lx)", (unsigned long)hints, (unsigned long)known);
+  return alloc_common("shmem_malloc_with_hints", size, GIO_HEAP_MIN_ALIGN);
+}
+
 extern "C" void* shmem_align(size_t alignment, size_t size) { return alloc_common("shmem_align", size, alignment); }
 
 extern "C" void* shmem_calloc(size_t count, size_t size) {

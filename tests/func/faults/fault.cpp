@@ -177,6 +177,22 @@ const host_case kHostCases[] = {
     {"host_get_outside", [] { char* s = pe0_only(); shmem_getmem(s, host_mem, 8, 1); }},
     {"host_amo_misaligned",
      [] { char* s = pe0_only(); (void)shmem_int64_atomic_fetch_add((int64_t*)(s + 4), 1, 1); }},
+    {"host_wait_bad_cmp", [] { char* s = pe0_only(); shmem_int_wait_until((int*)s, 42, 0); }},
+    {"host_wait_outside", [] { pe0_only(); (void)shmem_long_test((long*)host_mem, SHMEM_CMP_EQ, 0); }},
+    // Nobody writes 42 (7 is the last value seen); the vector form names the element it waited on.
+    {"host_wait_timeout",
+     [] {
+       int* s = (int*)pe0_only();
+       shmem_int_p(s, 7, 0);
+       shmem_int_wait_until(s, SHMEM_CMP_EQ, 42);
+     }},
+    {"host_wait_vector_timeout",
+     [] {
+       long* s = (long*)pe0_only();
+       long want[2] = {0, 5};
+       shmem_long_wait_until_all_vector(s, 2, nullptr, SHMEM_CMP_EQ, want);
+     }},
+    {"malloc_bad_hints", [] { shmem_init(); (void)shmem_malloc_with_hints(64, 1L << 7); }},
     {"host_signal_bad_op",
      [] { char* s = pe0_only(); shmem_putmem_signal(s, s + 64, 8, (uint64_t*)(s + 1024), 1, 7, 1); }},
     // Teams and collectives where the spec leaves the behavior undefined: a clear stop instead.

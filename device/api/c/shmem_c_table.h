@@ -1,0 +1,197 @@
+// The routines libgio exports with C linkage under their OpenSHMEM names, for C programs: one
+// entry per routine, GIO_C_X(RET, NAME, PARAMS, BODY...), GIO_C_X being defined by the file that
+// expands a family (GIO_C_FAMILY_* at the end). The C header declares `RET NAME PARAMS;` from
+// it (shmem_c.h) and libgio defines `RET NAME PARAMS { return BODY; }` (host/capi/), where BODY
+// calls libgio's gio_host_* entry points (`__func__` is the routine's name for messages). Adding a
+// routine is one entry here. C++ programs keep the inline API of device/api/ (same names, C++
+// linkage, so the two never meet at link time).
+#pragma once
+#include "device/api/types.h"
+
+// putmem / getmem (+ _nbi) and their ctx forms
+#define GIO_C_MEM(OP, FN)                                                                                  \
+  GIO_C_X(void, shmem_##OP, (void* dest, const void* source, size_t nelems, int pe),                                \
+    FN(__func__, 0, dest, source, nelems, pe))                                                                \
+  GIO_C_X(void, shmem_ctx_##OP, (shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe),           \
+    FN(__func__, ctx, dest, source, nelems, pe))
+#define GIO_C_MEMS                                                                                         \
+  GIO_C_MEM(putmem, gio_host_putmem) GIO_C_MEM(putmem_nbi, gio_host_putmem)                             \
+  GIO_C_MEM(getmem, gio_host_getmem) GIO_C_MEM(getmem_nbi, gio_host_getmem)
+
+// shmem_TYPE_{put,get}[_nbi], _p, _g, the ctx forms, and put_signal[_nbi]
+#define GIO_C_TYPED_CTX(NAME, T, CTXP)                                                                \
+  GIO_C_X(void, shmem_##CTXP##NAME##_put, (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, int pe),                    \
+    gio_host_putmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), pe))                        \
+  GIO_C_X(void, shmem_##CTXP##NAME##_put_nbi, (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, int pe),                \
+    gio_host_putmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), pe))                        \
+  GIO_C_X(void, shmem_##CTXP##NAME##_get, (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, int pe),                    \
+    gio_host_getmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), pe))                        \
+  GIO_C_X(void, shmem_##CTXP##NAME##_get_nbi, (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, int pe),                \
+    gio_host_getmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), pe))                        \
+  GIO_C_X(void, shmem_##CTXP##NAME##_p, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                             \
+    gio_host_putmem(__func__, GIO_C_CTX_##CTXP, dest, &value, sizeof(T), pe))                                 \
+  GIO_C_X(T, shmem_##CTXP##NAME##_g, (GIO_C_CTXARG_##CTXP const T* source, int pe), gio_c_g<T>(__func__, GIO_C_CTX_##CTXP, source, pe)) \
+  GIO_C_X(void, shmem_##CTXP##NAME##_put_signal,                                                                    \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe),   \
+    gio_host_putmem_signal(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), sig_addr, signal,    \
+                           sig_op, pe))                                                                       \
+  GIO_C_X(void, shmem_##CTXP##NAME##_put_signal_nbi,                                                                \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe),   \
+    gio_host_putmem_signal(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * sizeof(T), sig_addr, signal,    \
+                           sig_op, pe))
+// The context argument of a ctx_ form (CTXP ctx_) or none (CTXP empty), and what the body passes.
+#define GIO_C_CTX_ 0
+#define GIO_C_CTX_ctx_ ctx
+#define GIO_C_CTXARG_
+#define GIO_C_CTXARG_ctx_ shmem_ctx_t ctx,
+#define GIO_C_TYPED(NAME, T) GIO_C_TYPED_CTX(NAME, T, ) GIO_C_TYPED_CTX(NAME, T, ctx_)
+
+// shmem_put{8,16,32,64,128}[_nbi], get..., putSIZE_signal[_nbi], and their ctx forms
+#define GIO_C_SIZED_CTX(BITS, BYTES, CTXP)                                                            \
+  GIO_C_X(void, shmem_##CTXP##put##BITS, (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, int pe),               \
+    gio_host_putmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, pe))                            \
+  GIO_C_X(void, shmem_##CTXP##put##BITS##_nbi, (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, int pe),         \
+    gio_host_putmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, pe))                            \
+  GIO_C_X(void, shmem_##CTXP##get##BITS, (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, int pe),               \
+    gio_host_getmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, pe))                            \
+  GIO_C_X(void, shmem_##CTXP##get##BITS##_nbi, (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, int pe),         \
+    gio_host_getmem(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, pe))                            \
+  GIO_C_X(void, shmem_##CTXP##put##BITS##_signal,                                                                   \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe), \
+    gio_host_putmem_signal(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, sig_addr, signal, sig_op, pe)) \
+  GIO_C_X(void, shmem_##CTXP##put##BITS##_signal_nbi,                                                               \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe), \
+    gio_host_putmem_signal(__func__, GIO_C_CTX_##CTXP, dest, source, nelems * BYTES, sig_addr, signal, sig_op, pe))
+#define GIO_C_SIZED(BITS, BYTES) GIO_C_SIZED_CTX(BITS, BYTES, ) GIO_C_SIZED_CTX(BITS, BYTES, ctx_)
+
+// putmem_signal[_nbi], signals, ordering, barriers, queries, contexts
+#define GIO_C_MISC                                                                                         \
+  GIO_C_X(void, shmem_putmem_signal,                                                                                \
+    (void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe), \
+    gio_host_putmem_signal(__func__, 0, dest, source, nelems, sig_addr, signal, sig_op, pe))                  \
+  GIO_C_X(void, shmem_putmem_signal_nbi,                                                                            \
+    (void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe), \
+    gio_host_putmem_signal(__func__, 0, dest, source, nelems, sig_addr, signal, sig_op, pe))                  \
+  GIO_C_X(void, shmem_ctx_putmem_signal,                                                                            \
+    (shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal,     \
+     int sig_op, int pe),                                                                                     \
+    gio_host_putmem_signal(__func__, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe))                \
+  GIO_C_X(void, shmem_ctx_putmem_signal_nbi,                                                                        \
+    (shmem_ctx_t ctx, void* dest, const void* source, size_t nelems, uint64_t* sig_addr, uint64_t signal,     \
+     int sig_op, int pe),                                                                                     \
+    gio_host_putmem_signal(__func__, ctx, dest, source, nelems, sig_addr, signal, sig_op, pe))                \
+  GIO_C_X(uint64_t, shmem_signal_fetch, (const uint64_t* sig_addr), gio_host_signal_fetch(sig_addr))                \
+  GIO_C_X(void, shmem_signal_set, (uint64_t* sig_addr, uint64_t signal, int pe),                                    \
+    gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 0, pe))                      \
+  GIO_C_X(void, shmem_signal_add, (uint64_t* sig_addr, uint64_t signal, int pe),                                    \
+    gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 1, pe))                      \
+  GIO_C_X(uint64_t, shmem_signal_wait_until, (uint64_t* sig_addr, int cmp, uint64_t cmp_value),                     \
+    gio_c_wait_until<uint64_t>(__func__, sig_addr, cmp, cmp_value))                                           \
+  GIO_C_X(void, shmem_quiet, (void), gio_host_quiet(0))                                                             \
+  GIO_C_X(void, shmem_fence, (void), gio_host_fence(0))                                                             \
+  GIO_C_X(void, shmem_ctx_quiet, (shmem_ctx_t ctx), gio_host_quiet(ctx))                                            \
+  GIO_C_X(void, shmem_ctx_fence, (shmem_ctx_t ctx), gio_host_fence(ctx))                                            \
+  GIO_C_X(void, shmem_barrier_all, (void), gio_host_barrier_all())                                                  \
+  GIO_C_X(void, shmem_sync_all, (void), gio_host_sync_all())                                                        \
+  GIO_C_X(int, shmem_my_pe, (void), gio_host_my_pe())                                                               \
+  GIO_C_X(int, shmem_n_pes, (void), gio_host_n_pes())                                                               \
+  GIO_C_X(void*, shmem_ptr, (const void* dest, int pe), gio_host_ptr(dest, pe))                                     \
+  GIO_C_X(int, shmem_ctx_create, (long options, shmem_ctx_t* ctx), gio_host_ctx_create(options, ctx))               \
+  GIO_C_X(void, shmem_ctx_destroy, (shmem_ctx_t ctx), gio_host_ctx_destroy(ctx))                                    \
+  GIO_C_X(int, shmem_team_my_pe, (shmem_team_t team), gio_host_team_my_pe(team))                                    \
+  GIO_C_X(int, shmem_team_n_pes, (shmem_team_t team), gio_host_team_n_pes(team))                                    \
+  GIO_C_X(int, shmem_team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_team_t dest_team),                \
+    gio_host_team_translate_pe(src_team, src_pe, dest_team))                                                  \
+  GIO_C_X(int, shmem_team_sync, (shmem_team_t team), gio_host_team_sync(team))                                      \
+  GIO_C_X(int, shmem_broadcastmem, (shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root), \
+    gio_host_broadcastmem(team, dest, source, nelems, PE_root))                                               \
+  GIO_C_X(int, shmem_collectmem, (shmem_team_t team, void* dest, const void* source, size_t nelems),                \
+    gio_host_collectmem(team, dest, source, nelems))                                                          \
+  GIO_C_X(int, shmem_fcollectmem, (shmem_team_t team, void* dest, const void* source, size_t nelems),               \
+    gio_host_fcollectmem(team, dest, source, nelems))                                                         \
+  GIO_C_X(int, shmem_alltoallmem, (shmem_team_t team, void* dest, const void* source, size_t nelems),               \
+    gio_host_alltoallmem(team, dest, source, nelems))                                                         \
+  GIO_C_X(int, shmem_alltoallsmem,                                                                                  \
+    (shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems),         \
+    gio_host_alltoallsmem(team, dest, source, dst, sst, nelems))
+
+// Atomics: fetch/set/swap on the extended types, the arithmetic ones on the standard types, the
+// bitwise ones on their own; each with its ctx form (CTXP ctx_).
+#define GIO_C_AMO_EXT_CTX(NAME, T, CTXP)                                                              \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_fetch, (GIO_C_CTXARG_##CTXP const T* source, int pe),                                      \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_FETCH, (T*)source, 0, 0, pe))                            \
+  GIO_C_X(void, shmem_##CTXP##NAME##_atomic_set, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                    \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_SET, dest, value, 0, pe))                                \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_swap, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                      \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_SWAP, dest, value, 0, pe))
+#define GIO_C_AMO_STD_CTX(NAME, T, CTXP)                                                              \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_compare_swap, (GIO_C_CTXARG_##CTXP T* dest, T cond, T value, int pe),                      \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_CSWAP, dest, value, cond, pe))                           \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_fetch_inc, (GIO_C_CTXARG_##CTXP T* dest, int pe),                                          \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_FETCH_ADD, dest, 1, 0, pe))                              \
+  GIO_C_X(void, shmem_##CTXP##NAME##_atomic_inc, (GIO_C_CTXARG_##CTXP T* dest, int pe),                                             \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_FETCH_ADD, dest, 1, 0, pe))                              \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_fetch_add, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                 \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_FETCH_ADD, dest, value, 0, pe))                          \
+  GIO_C_X(void, shmem_##CTXP##NAME##_atomic_add, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                    \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, GIO_AMO_FETCH_ADD, dest, value, 0, pe))
+#define GIO_C_AMO_BIT1(NAME, T, CTXP, OPN, OP)                                                        \
+  GIO_C_X(T, shmem_##CTXP##NAME##_atomic_fetch_##OPN, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                               \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, OP, dest, value, 0, pe))                                         \
+  GIO_C_X(void, shmem_##CTXP##NAME##_atomic_##OPN, (GIO_C_CTXARG_##CTXP T* dest, T value, int pe),                                  \
+    gio_c_amo<T>(__func__, GIO_C_CTX_##CTXP, OP, dest, value, 0, pe))
+#define GIO_C_AMO_BIT_CTX(NAME, T, CTXP)                                                              \
+  GIO_C_AMO_BIT1(NAME, T, CTXP, and, GIO_AMO_FETCH_AND)                                               \
+  GIO_C_AMO_BIT1(NAME, T, CTXP, or, GIO_AMO_FETCH_OR)                                                 \
+  GIO_C_AMO_BIT1(NAME, T, CTXP, xor, GIO_AMO_FETCH_XOR)
+#define GIO_C_BOTH_CTX(F, NAME, T) F(NAME, T, ) F(NAME, T, ctx_)
+#define GIO_C_AMO_EXT(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_EXT_CTX, NAME, T)
+#define GIO_C_AMO_STD(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_STD_CTX, NAME, T)
+#define GIO_C_AMO_BIT(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_BIT_CTX, NAME, T)
+
+// The OpenSHMEM 1.3 atomic names (deprecated since 1.4) on their 1.3 types.
+#define GIO_C_AMO13_STD(NAME, T)                                                                           \
+  GIO_C_X(T, shmem_##NAME##_fadd, (T* dest, T value, int pe), gio_c_amo<T>(__func__, 0, GIO_AMO_FETCH_ADD, dest, value, 0, pe)) \
+  GIO_C_X(T, shmem_##NAME##_finc, (T* dest, int pe), gio_c_amo<T>(__func__, 0, GIO_AMO_FETCH_ADD, dest, 1, 0, pe))  \
+  GIO_C_X(T, shmem_##NAME##_cswap, (T* dest, T cond, T value, int pe),                                              \
+    gio_c_amo<T>(__func__, 0, GIO_AMO_CSWAP, dest, value, cond, pe))                                          \
+  GIO_C_X(void, shmem_##NAME##_add, (T* dest, T value, int pe),                                                     \
+    gio_c_amo<T>(__func__, 0, GIO_AMO_FETCH_ADD, dest, value, 0, pe))                                         \
+  GIO_C_X(void, shmem_##NAME##_inc, (T* dest, int pe), gio_c_amo<T>(__func__, 0, GIO_AMO_FETCH_ADD, dest, 1, 0, pe))
+#define GIO_C_AMO13_EXT(NAME, T)                                                                           \
+  GIO_C_X(T, shmem_##NAME##_swap, (T* dest, T value, int pe), gio_c_amo<T>(__func__, 0, GIO_AMO_SWAP, dest, value, 0, pe)) \
+  GIO_C_X(T, shmem_##NAME##_fetch, (const T* source, int pe),                                                       \
+    gio_c_amo<T>(__func__, 0, GIO_AMO_FETCH, (T*)source, 0, 0, pe))                                           \
+  GIO_C_X(void, shmem_##NAME##_set, (T* dest, T value, int pe), gio_c_amo<T>(__func__, 0, GIO_AMO_SET, dest, value, 0, pe))
+
+// Team collectives: typed data movers and reductions.
+#define GIO_C_TEAM_MOVE(NAME, T)                                                                           \
+  GIO_C_X(int, shmem_##NAME##_broadcast, (shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root), \
+    gio_host_##NAME##_broadcast(team, dest, source, nelems, PE_root))                                         \
+  GIO_C_X(int, shmem_##NAME##_collect, (shmem_team_t team, T* dest, const T* source, size_t nelems),                \
+    gio_host_##NAME##_collect(team, dest, source, nelems))                                                    \
+  GIO_C_X(int, shmem_##NAME##_fcollect, (shmem_team_t team, T* dest, const T* source, size_t nelems),               \
+    gio_host_##NAME##_fcollect(team, dest, source, nelems))                                                   \
+  GIO_C_X(int, shmem_##NAME##_alltoall, (shmem_team_t team, T* dest, const T* source, size_t nelems),               \
+    gio_host_##NAME##_alltoall(team, dest, source, nelems))                                                   \
+  GIO_C_X(int, shmem_##NAME##_alltoalls,                                                                            \
+    (shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems),               \
+    gio_host_##NAME##_alltoalls(team, dest, source, dst, sst, nelems))
+#define GIO_C_REDUCE(OP, NAME, T)                                                                             \
+  GIO_C_X(int, shmem_##NAME##_##OP##_reduce, (shmem_team_t team, T* dest, const T* source, size_t nreduce),         \
+    gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce))
+
+// Waits and tests: every form of GIO_WAIT_FORMS (device/api/types.h).
+#define GIO_C_WAIT_FORM(NAME, T, RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                              \
+  GIO_C_X(RET, shmem_##NAME##_##FORM, PARAMS,                                                            \
+               (RET)gio_c_wait<T>(__func__, KIND, ivars, N, IDX, ST, cmp, VALS, VEC))
+#define GIO_C_WAIT(NAME, T) GIO_WAIT_FORMS(GIO_C_WAIT_FORM, NAME, T)
+
+// Everything above, by family (each file of host/capi/ defines one family).
+#define GIO_C_FAMILY_RMA GIO_C_MEMS GIO_RMA_TYPES(GIO_C_TYPED) GIO_RMA_SIZES(GIO_C_SIZED)
+#define GIO_C_FAMILY_AMO                                                                                      \
+  GIO_AMO_EXT_TYPES(GIO_C_AMO_EXT) GIO_AMO_STD_TYPES(GIO_C_AMO_STD) GIO_AMO_BIT_TYPES(GIO_C_AMO_BIT)          \
+  GIO_AMO13_STD_TYPES(GIO_C_AMO13_STD) GIO_AMO13_EXT_TYPES(GIO_C_AMO13_EXT)
+#define GIO_C_FAMILY_COLL GIO_C_MISC GIO_RMA_TYPES(GIO_C_TEAM_MOVE) GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE)
+#define GIO_C_FAMILY_WAIT GIO_WAIT_TYPES(GIO_C_WAIT)
+#define GIO_C_ALL GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT

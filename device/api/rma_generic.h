@@ -1,0 +1,180 @@
+// The C11 type-generic names of OpenSHMEM 1.5 for RMA, atomics, signals and waits (shmem_put,
+// shmem_p, shmem_atomic_fetch_add, shmem_wait_until, ...) as C++ templates, in host code and in
+// kernels at thread scope. Each checks that T is in the routine's type table (a type outside it
+// does not compile) and calls the same implementation as the typed routine, under the generic
+// name. The ctx forms take the context first, as in C. The collectives are in coll_generic.h.
+#pragma once
+#include <type_traits>
+
+#include "device/api/amo.h"
+#include "device/api/rma.h"
+#include "device/api/signal.h"
+#include "device/api/wait.h"
+
+// Value parameters do not take part in deduction (shmem_p(long_ptr, 5, pe) is T = long).
+template <typename T>
+struct gio_nodeduce {
+  typedef T type;
+};
+#define GIO_V typename gio_nodeduce<T>::type
+#define GIO_IS_T(NAME, TT) std::is_same<T, TT>::value ||
+// Type-table membership as traits (a constexpr function would be host-only to nvcc).
+#define GIO_DEF_IS(TRAIT, TABLE) \
+  template <typename T>          \
+  struct TRAIT : std::integral_constant<bool, TABLE(GIO_IS_T) false> {};
+GIO_DEF_IS(gio_is_rma_type, GIO_RMA_TYPES)
+GIO_DEF_IS(gio_is_amo_std_type, GIO_AMO_STD_TYPES)
+GIO_DEF_IS(gio_is_amo_ext_type, GIO_AMO_EXT_TYPES)
+GIO_DEF_IS(gio_is_amo_bit_type, GIO_AMO_BIT_TYPES)
+GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
+#undef GIO_DEF_IS
+#undef GIO_IS_T
+#define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>::value, RT ": not a type of this routine")
+
+// RMA
+#define GIO_GEN_RMA(NAME, IMPL, ...)                                                                  \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe) {    \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    IMPL("shmem_" #NAME, ctx, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                             \
+  }                                                                                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(T* dest, const T* source, size_t nelems, int pe) {                     \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    IMPL("shmem_" #NAME, nullptr, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                         \
+  }
+GIO_GEN_RMA(put, gio_rma_put)
+GIO_GEN_RMA(put_nbi, gio_rma_put, , true)
+GIO_GEN_RMA(get, gio_rma_get)
+GIO_GEN_RMA(get_nbi, gio_rma_get)
+#undef GIO_GEN_RMA
+template <typename T>
+GIO_HDFN void shmem_p(shmem_ctx_t ctx, T* dest, GIO_V value, int pe) {
+  GIO_REQUIRE(rma, "shmem_p");
+  gio_rma_put("shmem_p", ctx, dest, &value, sizeof(T), pe);
+}
+template <typename T>
+GIO_HDFN void shmem_p(T* dest, GIO_V value, int pe) {
+  GIO_REQUIRE(rma, "shmem_p");
+  gio_rma_put("shmem_p", nullptr, dest, &value, sizeof(T), pe);
+}
+template <typename T>
+GIO_HDFN T shmem_g(shmem_ctx_t ctx, const T* source, int pe) {
+  GIO_REQUIRE(rma, "shmem_g");
+  T v;
+  gio_rma_get("shmem_g", ctx, &v, source, sizeof(T), pe);
+  return v;
+}
+template <typename T>
+GIO_HDFN T shmem_g(const T* source, int pe) {
+  GIO_REQUIRE(rma, "shmem_g");
+  T v;
+  gio_rma_get("shmem_g", nullptr, &v, source, sizeof(T), pe);
+  return v;
+}
+#define GIO_GEN_PUT_SIGNAL(NAME, NBI)                                                                 \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, uint64_t* sig_addr, \
+                             uint64_t signal, int sig_op, int pe) {                                   \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    gio_putmem_signal("shmem_" #NAME, ctx, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, NBI); \
+  }                                                                                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(T* dest, const T* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, \
+                             int sig_op, int pe) {                                                    \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    gio_putmem_signal("shmem_" #NAME, nullptr, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, \
+                      NBI);                                                                           \
+  }
+GIO_GEN_PUT_SIGNAL(put_signal, false)
+GIO_GEN_PUT_SIGNAL(put_signal_nbi, true)
+#undef GIO_GEN_PUT_SIGNAL
+
+// Atomics: (dest, [args,] pe) and (ctx, dest, [args,] pe). PARAMS and ARGS: the arguments between
+// dest and pe; OP, VALUE, COMPARE: what gio_amo gets.
+#define GIO_GEN_AMO(RET, NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                     \
+  template <typename T>                                                                               \
+  GIO_HDFN RET shmem_atomic_##NAME(shmem_ctx_t ctx, T* dest PARAMS, int pe) {                        \
+    GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME);                                                        \
+    return (RET)gio_amo<T>("shmem_atomic_" #NAME, ctx, OP, dest, VALUE, COMPARE, pe);                 \
+  }                                                                                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN RET shmem_atomic_##NAME(T* dest PARAMS, int pe) {                                          \
+    GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME);                                                        \
+    return (RET)gio_amo<T>("shmem_atomic_" #NAME, nullptr, OP, dest, VALUE, COMPARE, pe);             \
+  }
+#define GIO_P1 , GIO_V value
+#define GIO_P2 , GIO_V cond, GIO_V value
+GIO_GEN_AMO(void, set, amo_ext, GIO_P1, GIO_AMO_SET, value, (T)0)
+GIO_GEN_AMO(T, swap, amo_ext, GIO_P1, GIO_AMO_SWAP, value, (T)0)
+GIO_GEN_AMO(T, compare_swap, amo_std, GIO_P2, GIO_AMO_CSWAP, value, cond)
+GIO_GEN_AMO(T, fetch_inc, amo_std, , GIO_AMO_FETCH_ADD, (T)1, (T)0)
+GIO_GEN_AMO(void, inc, amo_std, , GIO_AMO_FETCH_ADD, (T)1, (T)0)
+GIO_GEN_AMO(T, fetch_add, amo_std, GIO_P1, GIO_AMO_FETCH_ADD, value, (T)0)
+GIO_GEN_AMO(void, add, amo_std, GIO_P1, GIO_AMO_FETCH_ADD, value, (T)0)
+GIO_GEN_AMO(T, fetch_and, amo_bit, GIO_P1, GIO_AMO_FETCH_AND, value, (T)0)
+GIO_GEN_AMO(void, and, amo_bit, GIO_P1, GIO_AMO_FETCH_AND, value, (T)0)
+GIO_GEN_AMO(T, fetch_or, amo_bit, GIO_P1, GIO_AMO_FETCH_OR, value, (T)0)
+GIO_GEN_AMO(void, or, amo_bit, GIO_P1, GIO_AMO_FETCH_OR, value, (T)0)
+GIO_GEN_AMO(T, fetch_xor, amo_bit, GIO_P1, GIO_AMO_FETCH_XOR, value, (T)0)
+GIO_GEN_AMO(void, xor, amo_bit, GIO_P1, GIO_AMO_FETCH_XOR, value, (T)0)
+#undef GIO_GEN_AMO
+#undef GIO_P1
+#undef GIO_P2
+template <typename T>
+GIO_HDFN T shmem_atomic_fetch(shmem_ctx_t ctx, const T* source, int pe) {
+  GIO_REQUIRE(amo_ext, "shmem_atomic_fetch");
+  return gio_amo<T>("shmem_atomic_fetch", ctx, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
+}
+template <typename T>
+GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
+  GIO_REQUIRE(amo_ext, "shmem_atomic_fetch");
+  return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
+}
+
+// Waits and tests (the forms of GIO_WAIT_FORMS under their generic names).
+#define GIO_GEN_WAIT(RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN RET shmem_##FORM PARAMS {                                                                  \
+    GIO_REQUIRE(wait, "shmem_" #FORM);                                                                \
+    return (RET)gio_wait<T>("shmem_" #FORM, KIND, ivars, N, IDX, ST, cmp, VALS, VEC);                 \
+  }
+#define GIO_GEN_WAIT_SCALAR(RET, FORM, PARAMS, KIND, N, IDX, ST)                                      \
+  GIO_GEN_WAIT(RET, FORM, PARAMS, KIND, N, IDX, ST, &cmp_value, false)
+#define GIO_GEN_WAIT_VECTOR(RET, FORM, PARAMS, KIND, N, IDX, ST)                                      \
+  GIO_GEN_WAIT(RET, FORM, PARAMS, KIND, N, IDX, ST, cmp_values, true)
+GIO_GEN_WAIT_SCALAR(void, wait_until, (T* ivars, int cmp, GIO_V cmp_value), GIO_WAIT_UNTIL, 1, nullptr, nullptr)
+GIO_GEN_WAIT_SCALAR(int, test, (T* ivars, int cmp, GIO_V cmp_value), GIO_TEST, 1, nullptr, nullptr)
+GIO_GEN_WAIT_SCALAR(void, wait_until_all, (T* ivars, size_t n, const int* status, int cmp, GIO_V cmp_value),
+                    GIO_WAIT_ALL, n, nullptr, status)
+GIO_GEN_WAIT_SCALAR(size_t, wait_until_any, (T* ivars, size_t n, const int* status, int cmp, GIO_V cmp_value),
+                    GIO_WAIT_ANY, n, nullptr, status)
+GIO_GEN_WAIT_SCALAR(size_t, wait_until_some,
+                    (T* ivars, size_t n, size_t* indices, const int* status, int cmp, GIO_V cmp_value),
+                    GIO_WAIT_SOME, n, indices, status)
+GIO_GEN_WAIT_SCALAR(int, test_all, (T* ivars, size_t n, const int* status, int cmp, GIO_V cmp_value), GIO_TEST_ALL,
+                    n, nullptr, status)
+GIO_GEN_WAIT_SCALAR(size_t, test_any, (T* ivars, size_t n, const int* status, int cmp, GIO_V cmp_value),
+                    GIO_TEST_ANY, n, nullptr, status)
+GIO_GEN_WAIT_SCALAR(size_t, test_some,
+                    (T* ivars, size_t n, size_t* indices, const int* status, int cmp, GIO_V cmp_value),
+                    GIO_TEST_SOME, n, indices, status)
+GIO_GEN_WAIT_VECTOR(void, wait_until_all_vector, (T* ivars, size_t n, const int* status, int cmp, T* cmp_values),
+                    GIO_WAIT_ALL, n, nullptr, status)
+GIO_GEN_WAIT_VECTOR(size_t, wait_until_any_vector, (T* ivars, size_t n, const int* status, int cmp, T* cmp_values),
+                    GIO_WAIT_ANY, n, nullptr, status)
+GIO_GEN_WAIT_VECTOR(size_t, wait_until_some_vector,
+                    (T* ivars, size_t n, size_t* indices, const int* status, int cmp, T* cmp_values),
+                    GIO_WAIT_SOME, n, indices, status)
+GIO_GEN_WAIT_VECTOR(int, test_all_vector, (T* ivars, size_t n, const int* status, int cmp, T* cmp_values),
+                    GIO_TEST_ALL, n, nullptr, status)
+GIO_GEN_WAIT_VECTOR(size_t, test_any_vector, (T* ivars, size_t n, const int* status, int cmp, T* cmp_values),
+                    GIO_TEST_ANY, n, nullptr, status)
+GIO_GEN_WAIT_VECTOR(size_t, test_some_vector,
+                    (T* ivars, size_t n, size_t* indices, const int* status, int cmp, T* cmp_values),
+                    GIO_TEST_SOME, n, indices, status)
+#undef GIO_GEN_WAIT
+#undef GIO_GEN_WAIT_SCALAR
+#undef GIO_GEN_WAIT_VECTOR
+#undef GIO_REQUIRE
+#undef GIO_V

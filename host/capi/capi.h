@@ -1,0 +1,70 @@
+// What libgio's C symbols (host/capi/*.cpp) are built from: the C header (so every definition is
+// checked against the declaration C programs see), libgio's gio_host_* entry points, and small
+// helpers the table's bodies call. Never the C++ inline API: its routines have the same names.
+#pragma once
+#include <cstring>
+#include <type_traits>
+
+#include "device/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
+
+extern "C" {
+int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
+void gio_host_ctx_destroy(shmem_ctx_t ctx);
+int gio_host_team_my_pe(shmem_team_t team);
+int gio_host_team_n_pes(shmem_team_t team);
+int gio_host_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int gio_host_team_sync(shmem_team_t team);
+int gio_host_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root);
+int gio_host_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
+int gio_host_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
+int gio_host_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
+int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t nelems);
+#define GIO_CAPI_DECL_TEAM_MOVE(NAME, T)                                                                  \
+  int gio_host_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root); \
+  int gio_host_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems);              \
+  int gio_host_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems);             \
+  int gio_host_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems);             \
+  int gio_host_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
+                                  size_t nelems);
+GIO_RMA_TYPES(GIO_CAPI_DECL_TEAM_MOVE)
+#undef GIO_CAPI_DECL_TEAM_MOVE
+#define GIO_CAPI_DECL_REDUCE(OP, NAME, T) \
+  int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce);
+GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_CAPI_DECL_REDUCE)
+#undef GIO_CAPI_DECL_REDUCE
+}
+
+// A C symbol's definition from its table entry.
+#define GIO_C_X(RET, NAME, PARAMS, ...) \
+  extern "C" RET NAME PARAMS { return (RET)(__VA_ARGS__); }
+
+template <typename T>
+inline T gio_c_g(const char* rt, shmem_ctx_t ctx, const T* source, int pe) {
+  T v;
+  gio_host_getmem(rt, ctx, &v, source, sizeof(T), pe);
+  return v;
+}
+// Operands and the old value travel as bit patterns (runtime/host_entry.h).
+template <typename T>
+inline T gio_c_amo(const char* rt, shmem_ctx_t ctx, int op, T* dest, T value, T compare, int pe) {
+  uint64_t v = 0, c = 0;
+  memcpy(&v, &value, sizeof(T));
+  memcpy(&c, &compare, sizeof(T));
+  v = gio_host_amo(rt, ctx, op, dest, v, c, sizeof(T), pe);
+  T r;
+  memcpy(&r, &v, sizeof(T));
+  return r;
+}
+template <typename T>
+inline size_t gio_c_wait(const char* rt, int kind, T* ivars, size_t n, size_t* idx, const int* status, int cmp,
+                         const T* vals, bool vec) {
+  return gio_host_wait(rt, kind, ivars, n, sizeof(T), std::is_signed<T>::value, status, cmp, vals, vec, idx, nullptr);
+}
+template <typename T>
+inline T gio_c_wait_until(const char* rt, T* ivar, int cmp, T value) {
+  T seen = 0;
+  gio_host_wait(rt, GIO_WAIT_UNTIL, ivar, 1, sizeof(T), std::is_signed<T>::value, nullptr, cmp, &value, 0, nullptr, &seen);
+  return seen;
+}

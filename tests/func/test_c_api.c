@@ -1,0 +1,247 @@
+/* The C API from a C11 program: libgio's C symbols and the _Generic names, a few routines of every
+ * family, checked at 2 and 4 PEs over every transport. Its own harness (GoogleTest is C++): the
+ * first failed check prints where and what, and the PE exits 1. Symmetric memory is read through
+ * the API (a get from this PE), never by a load, so the program is right on GPU heaps too. */
+#include <complex.h>
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int me, npes;
+#define CHECK(cond)                                                                                   \
+  do {                                                                                                \
+    if (!(cond)) {                                                                                    \
+      fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", me, __FILE__, __LINE__, #cond);            \
+      exit(1);                                                                                        \
+    }                                                                                                 \
+  } while (0)
+
+static void rma(void) {
+  const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+  long* l = shmem_malloc(4 * sizeof(long));
+  double* d = shmem_malloc(4 * sizeof(double));
+  short* s = shmem_malloc(4 * sizeof(short));
+  int* i2 = shmem_calloc(2, sizeof(int));
+  unsigned char* bytes = shmem_malloc(16);
+  long ls[4], lg[4];
+  double ds[4], dg[4];
+  short ss[4], sg[4];
+  unsigned char bs[16], bg[16];
+  for (int k = 0; k < 4; ++k) {
+    ls[k] = me * 100 + k;
+    ds[k] = me + 0.25 * k;
+    ss[k] = (short)(me * 10 + k);
+  }
+  for (int k = 0; k < 16; ++k) bs[k] = (unsigned char)(me + k);
+  shmem_long_put(l, ls, 4, next);                        /* typed */
+  shmem_put(d, ds, 4, next);                             /* generic */
+  shmem_ctx_short_put_nbi(SHMEM_CTX_DEFAULT, s, ss, 4, next); /* ctx, nbi */
+  shmem_putmem(bytes, bs, 8, next);
+  shmem_put64(bytes + 8, bs + 8, 1, next);               /* sized */
+  shmem_int_p(&i2[0], me + 7, next);
+  shmem_p(&i2[1], me + 8, next);
+  shmem_quiet();
+  shmem_barrier_all();
+  shmem_get(lg, l, 4, me);
+  shmem_double_get(dg, d, 4, me);
+  shmem_get_nbi(sg, s, 4, me);
+  shmem_getmem(bg, bytes, 16, me);
+  shmem_quiet();
+  for (int k = 0; k < 4; ++k) {
+    CHECK(lg[k] == prev * 100 + k);
+    CHECK(dg[k] == prev + 0.25 * k);
+    CHECK(sg[k] == prev * 10 + k);
+  }
+  for (int k = 0; k < 16; ++k) CHECK(bg[k] == (unsigned char)(prev + k));
+  CHECK(shmem_int_g(&i2[0], me) == prev + 7);
+  CHECK(shmem_g(&i2[1], me) == prev + 8);
+  shmem_ctx_long_get(SHMEM_CTX_DEFAULT, lg, l, 4, next); /* next holds my values */
+  CHECK(lg[3] == me * 100 + 3);
+  CHECK(shmem_ptr(l, me) == (void*)l);
+  CHECK(shmem_addr_accessible(l, next));
+  shmem_barrier_all();
+  shmem_free(bytes);
+  shmem_free(i2);
+  shmem_free(s);
+  shmem_free(d);
+  shmem_free(l);
+}
+
+static void amo(void) {
+  long* ctr = shmem_calloc(1, sizeof(long));
+  unsigned int* bits = shmem_calloc(1, sizeof(unsigned int));
+  double* dv = shmem_calloc(1, sizeof(double));
+  int* old13 = shmem_calloc(1, sizeof(int));
+  long* cs = shmem_calloc(1, sizeof(long));
+  shmem_long_atomic_add(ctr, me + 1, 0);
+  shmem_atomic_fetch_add(ctr, 1L, 0);                    /* generic */
+  shmem_atomic_or(bits, 1u << me, 0);                    /* generic bitwise */
+  shmem_int_fadd(old13, 2, 0);                           /* 1.3 names */
+  shmem_int_inc(old13, 0);
+  shmem_ctx_t ctx;
+  CHECK(shmem_ctx_create(0, &ctx) == 0);
+  shmem_atomic_inc(ctx, ctr, 0);                         /* generic ctx form */
+  shmem_ctx_quiet(ctx);
+  shmem_ctx_destroy(ctx);
+  shmem_barrier_all();
+  const long sum = (long)npes * (npes + 1) / 2 + 2L * npes;
+  CHECK(shmem_long_atomic_fetch(ctr, 0) == sum);
+  CHECK(shmem_atomic_fetch(bits, 0) == (1u << npes) - 1);
+  CHECK(shmem_int_fetch(old13, 0) == 3 * npes);
+  CHECK(shmem_long_fetch(ctr, 0) == sum);
+  shmem_barrier_all();
+  /* Every PE tries to swap 0 -> me + 1 on PE 0: exactly one wins, and the word holds its value. */
+  const long was = shmem_atomic_compare_swap(cs, 0L, (long)me + 1, 0);
+  const long was13 = shmem_long_cswap(cs, 1000L, 1L, 0); /* never matches */
+  CHECK(was13 != 1000);
+  shmem_barrier_all();
+  const long winner = shmem_atomic_fetch(cs, 0);
+  CHECK(winner >= 1 && winner <= npes);
+  CHECK((was == 0) == (winner == me + 1));
+  shmem_barrier_all();
+  if (me == 0) {
+    shmem_atomic_set(dv, 2.5, npes - 1);
+    CHECK(shmem_double_swap(dv, 3.5, npes - 1) == 2.5);  /* 1.3 swap */
+    CHECK(shmem_ctx_double_atomic_fetch(SHMEM_CTX_DEFAULT, dv, npes - 1) == 3.5);
+    CHECK(shmem_uint_atomic_fetch_xor(bits, 1u, 0) == (1u << npes) - 1);
+    CHECK(shmem_atomic_fetch_and(bits, 1u, 0) == (((1u << npes) - 1) ^ 1u));
+  }
+  shmem_barrier_all();
+  shmem_free(cs);
+  shmem_free(old13);
+  shmem_free(dv);
+  shmem_free(bits);
+  shmem_free(ctr);
+}
+
+static void signals_and_waits(void) {
+  const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+  uint64_t* sig = shmem_calloc(1, sizeof(uint64_t));
+  int* data = shmem_calloc(4, sizeof(int));
+  long* flags = shmem_calloc((size_t)npes, sizeof(long));
+  int src[4] = {me, me + 1, me + 2, me + 3}, got[4];
+  shmem_put_signal(data, src, 4, sig, 5, SHMEM_SIGNAL_SET, next); /* generic */
+  CHECK(shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 5) == 5);      /* a host wait on a peer's put */
+  shmem_int_get(got, data, 4, me);
+  for (int k = 0; k < 4; ++k) CHECK(got[k] == prev + k);
+  shmem_barrier_all();
+  shmem_ctx_putmem_signal_nbi(SHMEM_CTX_DEFAULT, data, src, sizeof src, sig, 2, SHMEM_SIGNAL_ADD, next);
+  shmem_quiet();
+  shmem_uint64_wait_until(sig, SHMEM_CMP_GE, 7);
+  CHECK(shmem_signal_fetch(sig) == 7);
+  /* Every PE sets its flag on every PE to me + 1; each waits for the others' (own flag excluded). */
+  int* status = calloc((size_t)npes, sizeof(int));
+  long* want = calloc((size_t)npes, sizeof(long));
+  status[me] = 1;
+  for (int p = 0; p < npes; ++p) want[p] = p + 1;
+  for (int p = 0; p < npes; ++p)
+    if (p != me) shmem_long_atomic_set(&flags[me], me + 1, p);
+  shmem_wait_until_all(flags, (size_t)npes, status, SHMEM_CMP_GT, 0L);         /* generic */
+  shmem_long_wait_until_all_vector(flags, (size_t)npes, status, SHMEM_CMP_EQ, want);
+  CHECK(shmem_test(&flags[prev], SHMEM_CMP_EQ, (long)prev + 1) == 1);
+  CHECK(shmem_long_test_all_vector(flags, (size_t)npes, status, SHMEM_CMP_EQ, want) == 1);
+  size_t idx[8];
+  CHECK(shmem_long_wait_until_some(flags, (size_t)npes, idx, status, SHMEM_CMP_NE, 0) == (size_t)npes - 1);
+  /* _any serves every ready index in turn, though all stay ready. */
+  int seen[8] = {0};
+  for (int k = 0; k < npes - 1; ++k) {
+    size_t i = shmem_long_wait_until_any(flags, (size_t)npes, status, SHMEM_CMP_NE, 0);
+    CHECK(i < (size_t)npes && i != (size_t)me && !seen[i]);
+    seen[i] = 1;
+  }
+  CHECK(shmem_long_test_any(flags, (size_t)npes, status, SHMEM_CMP_EQ, 12345) == SIZE_MAX);
+  status[me] = 0;
+  CHECK(shmem_long_test_some_vector(flags, (size_t)npes, idx, status, SHMEM_CMP_EQ, want) == (size_t)npes - 1);
+  free(want);
+  free(status);
+  shmem_barrier_all();
+  shmem_free(flags);
+  shmem_free(data);
+  shmem_free(sig);
+}
+
+static void teams_and_collectives(void) {
+  long* lsrc = shmem_malloc(2 * sizeof(long));
+  long* ldst = shmem_malloc(2 * sizeof(long));
+  double complex* zsrc = shmem_malloc(sizeof(double complex));
+  double complex* zdst = shmem_malloc(sizeof(double complex));
+  int* bsrc = shmem_malloc(4 * sizeof(int));
+  int* bdst = shmem_malloc(4 * sizeof(int));
+  double* dsrc = shmem_malloc(sizeof(double));
+  double* ddst = shmem_malloc(sizeof(double));
+  long* psync = shmem_malloc(SHMEM_SYNC_SIZE * sizeof(long));
+  long init[2] = {me, 1};
+  int b[4] = {me * 4, me * 4 + 1, me * 4 + 2, me * 4 + 3};
+  double complex z = me + 1.0 * I;
+  double dv = me + 0.5;
+  shmem_long_put(lsrc, init, 2, me);
+  shmem_putmem(zsrc, &z, sizeof z, me);
+  shmem_int_put(bsrc, b, 4, me);
+  shmem_double_put(dsrc, &dv, 1, me);
+  for (int k = 0; k < SHMEM_SYNC_SIZE; ++k) shmem_long_p(&psync[k], SHMEM_SYNC_VALUE, me);
+  shmem_barrier_all();
+
+  /* Even-numbered PEs: a team of ceil(n / 2). */
+  shmem_team_t evens = SHMEM_TEAM_INVALID;
+  CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens) == 0);
+  CHECK((evens != SHMEM_TEAM_INVALID) == (me % 2 == 0));
+  if (evens != SHMEM_TEAM_INVALID) {
+    const int tn = shmem_team_n_pes(evens);
+    CHECK(shmem_team_my_pe(evens) == me / 2);
+    CHECK(shmem_team_translate_pe(evens, tn - 1, SHMEM_TEAM_WORLD) == 2 * (tn - 1));
+    CHECK(shmem_long_sum_reduce(evens, ldst, lsrc, 2) == 0);
+    long got[2];
+    shmem_long_get(got, ldst, 2, me);
+    CHECK(got[0] == 2L * tn * (tn - 1) / 2 && got[1] == tn);
+    CHECK(shmem_broadcast(evens, bdst, bsrc, 4, tn - 1) == 0);        /* generic: root team PE tn-1 */
+    int bb[4];
+    shmem_int_get(bb, bdst, 4, me);
+    for (int k = 0; k < 4; ++k) CHECK(bb[k] == 2 * (tn - 1) * 4 + k);
+    CHECK(shmem_sync(evens) == 0);
+    shmem_team_destroy(evens);
+  }
+  CHECK(shmem_sum_reduce(SHMEM_TEAM_WORLD, ddst, dsrc, 1) == 0);       /* generic */
+  CHECK(shmem_double_g(ddst, me) == npes * (npes - 1) / 2.0 + 0.5 * npes);
+  CHECK(shmem_complexd_sum_reduce(SHMEM_TEAM_WORLD, zdst, zsrc, 1) == 0);
+  double complex zr;
+  shmem_getmem(&zr, zdst, sizeof zr, me);
+  CHECK(creal(zr) == npes * (npes - 1) / 2.0 && cimag(zr) == npes);
+  CHECK(shmem_max_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, 1) == 0);
+  CHECK(shmem_long_g(ldst, me) == npes - 1);
+  shmem_sync(0, 0, npes, psync);                                      /* 1.4 active set */
+  CHECK(shmem_team_sync(SHMEM_TEAM_WORLD) == 0);
+  shmem_barrier_all();
+  shmem_free(psync);
+  shmem_free(ddst);
+  shmem_free(dsrc);
+  shmem_free(bdst);
+  shmem_free(bsrc);
+  shmem_free(zdst);
+  shmem_free(zsrc);
+  shmem_free(ldst);
+  shmem_free(lsrc);
+}
+
+int main(void) {
+  int provided = -1;
+  CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0);
+  me = shmem_my_pe();
+  npes = shmem_n_pes();
+  CHECK(npes <= 8);
+  int major = 0, minor = 0;
+  shmem_info_get_version(&major, &minor);
+  CHECK(major == SHMEM_MAJOR_VERSION && minor == SHMEM_MINOR_VERSION);
+  shmem_pcontrol(1);
+  void* hinted = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE);
+  CHECK(hinted != NULL && shmem_addr_accessible(hinted, (me + 1) % npes));
+  CHECK(shmemx_transport_name((me + 1) % npes) != NULL);
+  rma();
+  amo();
+  signals_and_waits();
+  teams_and_collectives();
+  shmem_free(hinted);
+  shmem_finalize();
+  if (me == 0) printf("test_c_api: every check passed at %d PEs\n", npes);
+  return 0;
+}

@@ -52,9 +52,10 @@ linker=c++
 # shellcheck disable=SC2046
 "$linker" hello_pc.o -o hello_pc $(pkg-config --libs gio)
 
-# The C11 program (hello.c) joins here once shmem.h serves C (issue 16, the capi branch):
-# "$prefix/bin/oshcc" -std=c11 -O2 "$src/hello.c" -o hello_c; progs+=(hello_c)
 progs=(hello_oshcxx cmake-build/hello_cmake hello_pc)
+# A C11 program through oshcc: shmem.h from C, libgio's C symbols.
+"$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror -O2 "$src/hello.c" -o hello_c
+progs+=(hello_c)
 
 if [[ $platform != host ]]; then
   step "built ${progs[*]} (compile check: no $platform device here)"
@@ -65,7 +66,7 @@ for p in "${progs[@]}"; do
   out=$(GIO_TIMEOUT_MS=60000 "$prefix/bin/oshrun" -n 2 "./$p" 2>&1) || { printf '%s\n' "$out"; exit 1; }
   printf '%s\n' "$out"
   for pe in 0 1; do
-    grep -q "^hello_hip: PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
+    grep -Eq "^hello_(hip|c): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
   done
 done
 step "passed"

@@ -197,7 +197,10 @@ void segment_connect(runtime& r) {
   if (!usable) {
     if (s.size && r.my_pe == 0) info(0, "globals are not symmetric: %s", s.why.c_str());
     s.size = 0;
+    return;
   }
+  info(1, "globals: the program's data segment [%p, %p), %llu bytes, is symmetric", (void*)s.base,
+       (void*)(s.base + s.size), (unsigned long long)s.size);
 }
 
 void segment_disconnect(runtime& r) {

@@ -1,6 +1,6 @@
 // Global and static variables of the program as symmetric data objects (host/heap/globals.h), from
 // host code: RMA of several types, p/g, function and file statics, atomics contended by every PE,
-// signals, collectives and a 1.4 pSync among the globals, shmem_ptr. Each test names the transport
+// signals, host waits, collectives and a 1.4 pSync among the globals, shmem_ptr. Each test names the transport
 // it ran over, since the same binary runs over p2p, gda and every proxy variant.
 #include "gio_test.h"
 
@@ -23,6 +23,8 @@ int g_big[16384];  // 64 KiB: several of the staged proxy's chunks, past gda's i
 long g_bcast_src[8], g_bcast_dst[8];
 int g_collect[64];
 long g_reduce_src[16], g_reduce_dst[16];
+long g_flags[2];  // host waits
+uint64_t g_wait_sig;
 long g_pSync[SHMEM_BCAST_SYNC_SIZE];  // SHMEM_SYNC_VALUE (0) from .bss, as the spec asks
 
 static float s_file_floats[8];
@@ -205,5 +207,22 @@ TEST(Globals, PointerToAPeersGlobal) {
   shmem_barrier_all();
   // The previous PE stored into this one's global if it maps this PE (same node: the relation is mutual).
   if (shmem_ptr(g_ints, prev_pe())) EXPECT_EQ(g_ints[31], prev_pe() + 4000);
+  shmem_barrier_all();
+}
+
+TEST(Globals, HostWaitsOnPeersUpdates) {
+  const int to = next_pe(), from = prev_pe();
+  shmem_long_p(&g_flags[0], me() + 1, to);
+  shmem_long_atomic_add(&g_flags[1], 5, to);
+  long v[4] = {me(), me(), me(), me()};
+  shmem_putmem_signal(g_longs + 8, v, sizeof v, &g_wait_sig, 3, SHMEM_SIGNAL_ADD, to);
+  shmem_long_wait_until(&g_flags[0], SHMEM_CMP_EQ, from + 1);
+  const int status[2] = {0, 0};
+  shmem_long_wait_until_all(g_flags, 2, status, SHMEM_CMP_GT, 0);
+  EXPECT_EQ(g_flags[1], 5) << via(from);
+  EXPECT_EQ(shmem_long_test(&g_flags[0], SHMEM_CMP_EQ, from + 1), 1);
+  EXPECT_EQ(shmem_long_test(&g_flags[1], SHMEM_CMP_GT, 5), 0);
+  EXPECT_EQ(shmem_signal_wait_until(&g_wait_sig, SHMEM_CMP_GE, 3), 3u) << via(from);
+  EXPECT_EQ(g_longs[8 + 3], from) << "the data before its signal";
   shmem_barrier_all();
 }

@@ -134,8 +134,8 @@ struct executor {
     if (!at || len > p.chunk ||
         (m.kind == PROXY_MSG_PUT_REQ && n < sizeof m + len))
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d asked for %llu bytes at heap offset %llu (message kind %u, %zu "
-            "bytes): outside this PE's heap of %llu bytes and its data segment", m.src, (unsigned long long)len, (unsigned long long)m.roff,
-            m.kind, n, (unsigned long long)r.heap_size);
+            "bytes): outside this PE's heap of %llu bytes and its data segment", m.src, (unsigned long long)len,
+            (unsigned long long)m.roff, m.kind, n, (unsigned long long)r.heap_size);
     proxy_msg rep{};
     rep.src = r.my_pe;
     rep.token = m.token;

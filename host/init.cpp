@@ -203,6 +203,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
     fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
   runtime& r = g_rt;
   r.cfg = config_load();
+  segment_remap(r);  // first: no thread of GIO or MPI may write the segment while it moves
   r.thread_level = boot::init(requested, r.cfg);
   r.my_pe = boot::rank();
   r.n_pes = boot::size();
@@ -224,6 +225,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   init_contexts(r);
   p2p_connect(r);
   apply_node_per_pe(r);
+  segment_connect(r);
   proxy_connect(r);
   gda_connect(r);
   fill_device_state(r);
@@ -259,6 +261,7 @@ extern "C" void shmem_finalize(void) {
   proxy_disconnect(r);
   for (peer& p : r.peers) p.base = p.mapped;  // p2p_disconnect unmaps what was mapped
   p2p_disconnect(r);
+  segment_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;
   coll_fini(r);
@@ -294,7 +297,9 @@ extern "C" const char* shmemx_transport_name(int pe) {
 extern "C" int shmem_addr_accessible(const void* addr, int pe) {
   runtime& r = rt_checked("shmem_addr_accessible");
   const uint8_t* a = (const uint8_t*)addr;
-  return shmem_pe_accessible(pe) && a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size;
+  uint64_t seg_off;
+  if (!shmem_pe_accessible(pe)) return 0;
+  return (a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size) || segment_offset(r, addr, 1, &seg_off);
 }
 
 extern "C" void shmem_info_get_version(int* major, int* minor) {

@@ -6,12 +6,10 @@
 #include "host/log.h"
 
 namespace gio {
-
-void host_local_read(runtime& r, const char* routine, void* dst, const void* sym, size_t bytes, size_t elem) {
-  host_sym_offset(r, routine, sym, bytes, r.my_pe);
-  if ((uintptr_t)sym % elem)
-    fatal(GIO_ERR_ARG, routine, "address %p is not %zu-byte aligned", sym, elem);
-#if defined(GIO_PLATFORM_HOST)
+namespace {
+// Each `elem`-byte word loaded whole, with acquire: the softnic and proxy threads, and peers' CPUs
+// through their mappings, store such words with atomics.
+void load_words(void* dst, const void* sym, size_t bytes, size_t elem) {
   uint8_t* d = (uint8_t*)dst;
   const uint8_t* s = (const uint8_t*)sym;
   for (size_t i = 0; i < bytes; i += elem) {
@@ -22,9 +20,24 @@ void host_local_read(runtime& r, const char* routine, void* dst, const void* sym
       default: { uint64_t v = __atomic_load_n((const uint64_t*)(s + i), __ATOMIC_ACQUIRE); memcpy(d + i, &v, 8); break; }
     }
   }
+}
+}  // namespace
+
+void host_local_read(runtime& r, const char* routine, void* dst, const void* sym, size_t bytes, size_t elem) {
+  const uint64_t off = host_sym_offset(r, routine, sym, bytes, r.my_pe);
+  if ((uintptr_t)sym % elem)
+    fatal(GIO_ERR_ARG, routine, "address %p is not %zu-byte aligned", sym, elem);
+#if defined(GIO_PLATFORM_HOST)
+  (void)off;
+  const bool host_memory = true;  // the heap is process memory too
 #else
-  gpu::copy(dst, sym, bytes, routine);
+  // A global (host/heap/globals.h) is host memory on every platform.
+  const bool host_memory = sym_is_segment(off);
 #endif
+  if (host_memory)
+    load_words(dst, sym, bytes, elem);
+  else
+    gpu::copy(dst, sym, bytes, routine);
 }
 
 }  // namespace gio

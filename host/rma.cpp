@@ -26,9 +26,20 @@ void host_check_pe(runtime& r, const char* routine, int pe) {
 uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe) {
   host_check_pe(r, routine, pe);
   const uint8_t* a = (const uint8_t*)sym;
-  if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size)
-    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", sym, pe,
-          (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
+  uint64_t seg_off;
+  if (segment_offset(r, sym, n, &seg_off)) return seg_off;  // a global or static of the program
+  if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) {
+    if (r.seg.size && a >= r.seg.base && a < r.seg.base + r.seg.size)
+      fatal(GIO_ERR_ARG, routine, "%zu bytes at %p (for PE %d) run past the end of the program's data segment [%p, %p)",
+            n, sym, pe, (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+    if (r.seg.size)
+      fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p) and the program's "
+            "data segment [%p, %p)", sym, pe, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
+            (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p) (globals are not "
+          "symmetric: %s)", sym, pe, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
+          r.seg.why.c_str());
+  }
   uint64_t off = (uint64_t)(a - r.heap);
   if (n > r.heap_size - off)
     fatal(GIO_ERR_ARG, routine, "%zu bytes at heap offset %llu (for PE %d) run past the heap end (%llu bytes)", n,
@@ -36,12 +47,12 @@ uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_
   return off;
 }
 
-// The peer's heap at `off`, where the host may load and store (p2p). Checked: a peer without a
-// mapping is a runtime bug here, never a write to nullptr + off.
+// The peer's heap or data segment at `off`, where the host may load and store (p2p). Checked: a
+// peer without a mapping is a runtime bug here, never a write to nullptr + off.
 static uint8_t* mapped(runtime& r, const char* routine, uint64_t off, int pe) {
-  uint8_t* base = r.peers[pe].base;
-  if (!base) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
-  return base + off;
+  uint8_t* p = sym_mapped(r, off, pe);
+  if (!p) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
+  return p;
 }
 
 static void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
@@ -96,6 +107,7 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
   if (size != 4 && size != 8) fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
   if (r.peers[pe].transport == GIO_TRANSPORT_GDA) return gda_host_amo(r, routine, op, off, value, compare, size, pe);
   if (r.peers[pe].transport == GIO_TRANSPORT_PROXY) return proxy_host_amo(r, routine, op, off, value, compare, size, pe);
+  if (sym_is_segment(off)) return cpu_amo(mapped(r, routine, off, pe), op, value, compare, size, routine);
   return gpu::amo(mapped(r, routine, off, pe), op, value, compare, size, routine);
 }
 
@@ -151,6 +163,9 @@ extern "C" void* gio_host_ptr(const void* dest, int pe) {
   runtime& r = rt_checked("shmem_ptr");
   const uint8_t* a = (const uint8_t*)dest;
   if (pe < 0 || pe >= r.n_pes) return nullptr;
+  uint64_t seg_off;
+  if (segment_offset(r, dest, 1, &seg_off))
+    return pe == r.my_pe || r.peers[pe].transport == GIO_TRANSPORT_P2P ? sym_mapped(r, seg_off, pe) : nullptr;
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) return nullptr;
   if (pe == r.my_pe) return (void*)dest;  // a PE's own heap is always load/store reachable
   return r.peers[pe].transport == GIO_TRANSPORT_P2P ? r.peers[pe].base + (a - r.heap) : nullptr;

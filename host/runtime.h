@@ -8,6 +8,7 @@
 #include "host/config.h"
 #include "host/gda/gda_state.h"
 #include "host/heap/allocator.h"
+#include "host/heap/globals.h"
 #include "host/proxy/proxy_state.h"
 #include "host/platform/gpu.h"
 #include "runtime/contract.h"
@@ -43,6 +44,7 @@ struct runtime {
   std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
   std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
   std::shared_ptr<coll_state> coll;    // teams and their sync state (host/coll/coll.h)
+  data_segment seg;                    // the program's globals, symmetric (host/heap/globals.h)
 };
 
 runtime& rt();
@@ -53,7 +55,8 @@ runtime& rt_checked(const char* routine);
 void p2p_connect(runtime& r);
 void p2p_disconnect(runtime& r);
 
-// Checks the host API's arguments like the device does; returns the symmetric address's heap offset.
+// Checks the host API's arguments like the device does; returns the symmetric address's offset: in
+// the heap, or in the data segment (GIO_SYM_SEGMENT set, host/heap/globals.h).
 uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe);
 void host_check_pe(runtime& r, const char* routine, int pe);
 

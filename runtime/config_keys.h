@@ -57,7 +57,7 @@
   X(GIO_HOST_WAVE_LOCKSTEP, BOOL, "0",                                                             \
     "host platform: a wave's lanes cannot overtake each other at device waits (as on AMD GPUs), "   \
     "so a lane waiting on a wave-mate hangs (times out) in CI too")                                  \
-  X(GIO_HOST_SHM_DIR, STR, "/dev/shm", "host platform: where PEs' heaps are shared as files")
+  X(GIO_HOST_SHM_DIR, STR, "/dev/shm", "where PEs' heaps (host platform) and globals (every platform) are shared as files")
 
 // Keys that no longer exist, with what replaced them: config_load warns when one is set, so a
 // setting that stopped meaning anything does not pass unnoticed. X(name, why)

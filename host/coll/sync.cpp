@@ -22,6 +22,8 @@ namespace {
 // host platform an atomic load, as the softnic and proxy threads of this process update the word
 // with atomics.
 uint64_t load_local(const group& g, uint64_t* word) {
+  // A pSync among the program's globals is host memory on every platform (host/heap/globals.h).
+  if (in_segments(rt(), word)) return cpu_amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
 #if defined(GIO_PLATFORM_HOST)
   return gpu::amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
 #else
@@ -67,6 +69,8 @@ void group_sync(runtime& r, const group& g) {
     wait_round(r, g, round, from, need);
     if (g.consumed)
       consumed[round] = need;
+    else if (in_segments(r, g.sync + round))
+      cpu_amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
     else
       gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
   }
@@ -81,7 +85,15 @@ size_t coll_bytes(const group& g, size_t nelems, size_t elem) {
 
 void coll_check_sym(runtime& r, const group& g, const char* name, const void* p, size_t bytes) {
   const uint8_t* a = (const uint8_t*)p;
-  if (bytes && (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size || bytes > (size_t)(r.heap + r.heap_size - a)))
+  uint64_t seg_off;
+  if (segment_offset(r, p, bytes, &seg_off)) return;  // a global or static of the program
+  const bool in_heap =
+      a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size && bytes <= (size_t)(r.heap + r.heap_size - a);
+  if (bytes && !in_heap && r.seg.size)
+    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p) or the program's "
+          "data segment [%p, %p)", name, p, bytes, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
+          (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+  if (bytes && !in_heap)
     fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p)", name, p, bytes,
           (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
 }

@@ -13,6 +13,7 @@ namespace {
 // device's "template key") nor rdma-core's MLX5_INVALID_LKEY (0x100).
 uint32_t heap_key(int pe) { return 0x47000001u | ((uint32_t)(pe & 0xffff) << 8); }
 uint32_t queue_key(int pe) { return 0x51000002u | ((uint32_t)(pe & 0xffff) << 8); }
+uint32_t segment_key(int pe) { return 0x53000003u | ((uint32_t)(pe & 0xffff) << 8); }
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -78,16 +79,19 @@ void gda_connect(runtime& r) {
   if (!g->mlx5) {
     g->local_lkey = g->local_rkey = heap_key(r.my_pe);
     g->scratch_lkey = queue_key(r.my_pe);
+    g->seg_rkey = r.seg.size ? segment_key(r.my_pe) : 0;
   }
   // Heap addresses and keys: what a peer's NIC needs to address this PE's heap.
   g->rkeys.assign(r.n_pes, 0);
   g->remote_base.assign(r.n_pes, 0);
-  struct reg { uint64_t base; uint32_t rkey, pad; } mine{(uint64_t)(uintptr_t)r.heap, g->local_rkey, 0};
+  g->seg_rkeys.assign(r.n_pes, 0);
+  struct reg { uint64_t base; uint32_t rkey, seg_rkey; } mine{(uint64_t)(uintptr_t)r.heap, g->local_rkey, g->seg_rkey};
   std::vector<reg> all(r.n_pes);
   boot::allgather(&mine, all.data(), sizeof mine, "shmem_init (gda keys)");
   for (int pe = 0; pe < r.n_pes; ++pe) {
     g->rkeys[pe] = all[pe].rkey;
     g->remote_base[pe] = all[pe].base;
+    g->seg_rkeys[pe] = all[pe].seg_rkey;
   }
 
   g->host_desc.assign(nq_nic, gio_gda_queue_v1{});

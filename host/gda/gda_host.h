@@ -35,6 +35,7 @@ struct gda_host_wqe_args {
   uint64_t laddr = 0;            // data segment address (put/get)
   uint32_t len = 0;              // put/get bytes, or the inline payload's
   uint32_t lkey = 0;             // BE (put/get)
+  uint32_t rkey = 0;             // BE; 0: the template's (the peer's heap), else the peer's data segment's
   const uint8_t* inl = nullptr;  // inline payload, for GIO_GDA_T_PUT_INLINE
   uint64_t swap_add = 0, compare = 0;
 };

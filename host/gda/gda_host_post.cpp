@@ -84,7 +84,11 @@ struct host_queue {
     return idx;
   }
 
-  uint64_t raddr(uint64_t off) const { return q.remote_base + off; }
+  // The remote address and key of symmetric offset `off`: the peer's heap, or its data segment.
+  uint64_t raddr(uint64_t off) const {
+    return sym_is_segment(off) ? r.seg.peer_base[q.peer] + (off & ~GIO_SYM_SEGMENT) : q.remote_base + off;
+  }
+  uint32_t rkey(uint64_t off) const { return sym_is_segment(off) ? mlx5::be32(g.seg_rkeys[q.peer]) : 0; }
   // The fetched result of completed WQE idx: written by the NIC into the slot's scratch word.
   uint64_t result(uint64_t idx) const {
     return __atomic_load_n(&q.scratch[idx & (q.sq_slots - 1)], __ATOMIC_ACQUIRE);
@@ -103,6 +107,7 @@ void transfer_direct(runtime& r, host_queue& h, int kind, uint8_t* local, uint64
   for (uint64_t o = 0; o < n; o += kChunk) {
     wqe_args a;
     a.raddr = h.raddr(off + o);
+    a.rkey = h.rkey(off);
     a.laddr = (uint64_t)(uintptr_t)(local + o);
     a.len = (uint32_t)std::min<uint64_t>(kChunk, n - o);
     a.lkey = mlx5::be32(r.gda->local_lkey);
@@ -121,6 +126,7 @@ void transfer_bounced(runtime& r, host_queue& h, const char* routine, int kind, 
     if (kind == GIO_GDA_T_PUT) gpu::copy(r.gda->host_bounce, local + o, k, routine);
     wqe_args a;
     a.raddr = h.raddr(off + o);
+    a.rkey = h.rkey(off);
     a.laddr = (uint64_t)(uintptr_t)r.gda->host_bounce;
     a.len = (uint32_t)k;
     a.lkey = mlx5::be32(r.gda->scratch_lkey);
@@ -141,7 +147,7 @@ void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const
   c->fm_ce_se = t.fm_ce_se;  // CE on every WQE: the collapsed CQE always names the latest
   mlx5::raddr_seg* rs = (mlx5::raddr_seg*)(w + 16);
   rs->raddr = mlx5::be64(a.raddr);
-  rs->rkey = t.rkey;
+  rs->rkey = a.rkey ? a.rkey : t.rkey;
   if (kind >= GIO_GDA_T_FA8) {
     const bool is4 = kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4;
     if (is4) {  // masked 4-byte form: operand, compare, then their masks
@@ -182,6 +188,7 @@ void gda_host_put(runtime& r, const char* routine, uint64_t off, const void* src
     gpu::copy(payload, s, n, routine);
     wqe_args a;
     a.raddr = h.raddr(off);
+    a.rkey = h.rkey(off);
     a.len = (uint32_t)n;
     a.inl = payload;
     h.post_and_wait(GIO_GDA_T_PUT_INLINE, a, "the completion of a put");
@@ -219,6 +226,7 @@ uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uin
   auto nic = [&](int kind, uint64_t swap_add, uint64_t compare) {
     wqe_args a;
     a.raddr = h.raddr(off);
+    a.rkey = h.rkey(off);
     a.swap_add = swap_add;
     a.compare = compare;
     return h.result(h.post_and_wait(kind, a, "the completion of an atomic")) & mask;

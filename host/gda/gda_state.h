@@ -31,6 +31,8 @@ struct gda_state {
   uint32_t scratch_lkey = 0;           // the queue block g.mem (scratch words, bounce buffers)
   std::vector<uint32_t> rkeys;         // each PE's heap key
   std::vector<uint64_t> remote_base;   // each PE's heap address in its own process
+  uint32_t seg_rkey = 0;               // this PE's data segment (globals), as peers' WQEs name it
+  std::vector<uint32_t> seg_rkeys;     // each PE's data segment key (its base: r.seg.peer_base)
   mlx5_backend* mlx5 = nullptr;        // a ConnectX drives the queues; nullptr: the softnic does
   // The host's queue set (host/gda/gda_host.h): host_desc[sets * n_pes + pe].
   uint8_t* host_bounce = nullptr;      // in `mem`: staging for host buffers outside the heap

@@ -58,6 +58,7 @@ struct mlx5_backend {
   int gid_index = 0;                 // RoCE: this port's source GID
   ibv_gid gid{};
   ibv_mr* heap_mr = nullptr;         // the symmetric heap, for local and remote access
+  ibv_mr* seg_mr = nullptr;          // the program's data segment (globals), for remote access
   mlx5dv_devx_umem* umem = nullptr;  // the queue block as the NIC reads it: rings, CQEs, records
   ibv_mr* queue_mr = nullptr;        // the same block for WQE data segments: the scratch words
   mlx5dv_devx_uar* uar = nullptr;
@@ -183,6 +184,9 @@ bool register_memory(runtime& r, gda_state& g, mlx5_backend& b, std::string* why
   if (!b.heap_mr && !(b.heap_mr = ibv_reg_mr(b.pd, r.heap, r.heap_size, access)))
     return fail(why, failed("ibv_reg_mr(symmetric heap)", errno) + dmabuf +
                          " (GPU memory needs a dmabuf-capable driver or nvidia_peermem / amdgpu peer memory)");
+  // The globals (host/heap/globals.h): host memory on every platform, an ordinary registration.
+  if (r.seg.size && !(b.seg_mr = ibv_reg_mr(b.pd, r.seg.base, r.seg.size, access)))
+    return fail(why, failed("ibv_reg_mr(the program's data segment)", errno));
 
   // The queue block as a DEVX umem, the NIC's view of every queue. 4 KiB pages only: queues start
   // at 64-byte multiples inside the block, and the PRM gives a queue's start within its first page
@@ -375,6 +379,7 @@ mlx5_backend* mlx5_open(runtime& r, gda_state& g, std::string* why) {
   g.local_lkey = b->heap_mr->lkey;
   g.local_rkey = b->heap_mr->rkey;
   g.scratch_lkey = b->queue_mr->lkey;
+  g.seg_rkey = b->seg_mr ? b->seg_mr->rkey : 0;
   info(1, "gda: ConnectX %s port 1 (%s), %zu queue pairs", b->name.c_str(),
        b->port.link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand", b->queues.size());
   return b.release();
@@ -431,6 +436,7 @@ void mlx5_close(mlx5_backend* b) {
   if (b->queue_mr) ibv_dereg_mr(b->queue_mr);
   if (b->umem) mlx5dv_devx_umem_dereg(b->umem);
   if (b->heap_mr) ibv_dereg_mr(b->heap_mr);
+  if (b->seg_mr) ibv_dereg_mr(b->seg_mr);
   if (b->pd) ibv_dealloc_pd(b->pd);
   if (b->ctx) ibv_close_device(b->ctx);
   delete b;

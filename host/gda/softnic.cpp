@@ -19,8 +19,13 @@ constexpr unsigned kTurnWqes = 16;
 constexpr uint64_t kTurnBytes = 64 * 1024;
 
 struct platform_io final : softnic_io {
+  const runtime& r;
+  explicit platform_io(const runtime& rt) : r(rt) {}
   void copy(void* dst, const void* src, size_t n) override { gpu::nic_copy(dst, src, n); }
-  uint64_t amo(void* p, int op, uint64_t v, uint64_t c, size_t size) override { return gpu::nic_amo(p, op, v, c, size); }
+  // A global is host memory on every platform, out of the GPU atomic kernel's reach.
+  uint64_t amo(void* p, int op, uint64_t v, uint64_t c, size_t size) override {
+    return in_segments(r, p) ? cpu_amo(p, op, v, c, size, "softnic") : gpu::nic_amo(p, op, v, c, size);
+  }
 };
 
 // The CQ is collapsed: one CQE, overwritten by every completion while the device and the host's
@@ -40,7 +45,7 @@ void write_cqe(gio_gda_queue_v1& q, const softnic_result& res, uint16_t idx) {
 
 void softnic_run(runtime& r, gda_state& g) {
   gpu::bind_thread(r.device);  // its copies and atomic kernels run on this PE's GPU
-  platform_io io;
+  platform_io io(r);
   const size_t nq = g.host_desc.size();  // every set in the block, the host's included
   std::vector<uint64_t> consumed(nq, 0);
   std::vector<bool> failed(nq, false);
@@ -49,7 +54,9 @@ void softnic_run(runtime& r, gda_state& g) {
     const gio_gda_queue_v1& q = g.host_desc[i];
     const int pe = q.peer;
     views[i] = softnic_qp_view{q.qpn,       g.local_lkey, r.heap,           r.heap_size,        g.scratch_lkey, g.mem,
-                               g.mem_bytes, g.rkeys[pe],  g.remote_base[pe], r.peers[pe].mapped, r.heap_size};
+                               g.mem_bytes, g.rkeys[pe],  g.remote_base[pe], r.peers[pe].mapped, r.heap_size,
+                               g.seg_rkeys[pe], r.seg.peer_base.empty() ? 0 : r.seg.peer_base[pe],
+                               r.seg.peer_mapped.empty() ? nullptr : r.seg.peer_mapped[pe], r.seg.size};
   }
   unsigned idle = 0;
   alignas(64) uint8_t wqe[64];

@@ -15,6 +15,11 @@ softnic_result fail(uint8_t opcode, uint8_t syndrome) { return {CQE_REQ_ERR, syn
 
 // Remote range [raddr, raddr+len) under rkey -> local mapping, or nullptr.
 uint8_t* remote(const softnic_qp_view& qp, uint32_t rkey, uint64_t raddr, uint64_t len) {
+  if (rkey && rkey == qp.remote_seg_rkey && qp.remote_seg_mapped) {
+    if (raddr < qp.remote_seg_base || raddr - qp.remote_seg_base > qp.remote_seg_size) return nullptr;
+    if (len > qp.remote_seg_size - (raddr - qp.remote_seg_base)) return nullptr;
+    return qp.remote_seg_mapped + (raddr - qp.remote_seg_base);
+  }
   if (rkey != qp.remote_rkey || !qp.remote_mapped) return nullptr;
   if (raddr < qp.remote_base || raddr - qp.remote_base > qp.remote_size) return nullptr;
   if (len > qp.remote_size - (raddr - qp.remote_base)) return nullptr;

@@ -9,8 +9,9 @@ namespace gio {
 
 // What one QP may touch, as a ConnectX's memory registrations would allow: the local heap
 // (local_lkey), the queue block with its scratch words and bounce buffers (queue_lkey), and the
-// peer's heap (remote_rkey) as mapped in this process. Each key covers its own region only; any
-// other local address is a local protection error.
+// peer's heap (remote_rkey) and data segment (remote_seg_rkey: its globals, host/heap/globals.h)
+// as mapped in this process. Each key covers its own region only; any other local address is a
+// local protection error.
 struct softnic_qp_view {
   uint32_t qpn;
   uint32_t local_lkey;
@@ -23,6 +24,10 @@ struct softnic_qp_view {
   uint64_t remote_base;      // raddr of the peer heap's first byte
   uint8_t* remote_mapped;    // the same bytes as mapped here
   uint64_t remote_size;
+  uint32_t remote_seg_rkey;  // 0: the peer has no symmetric data segment
+  uint64_t remote_seg_base;
+  uint8_t* remote_seg_mapped;
+  uint64_t remote_seg_size;
 };
 
 // How bytes move (platform copy engines, GPU atomics); tests substitute fakes.

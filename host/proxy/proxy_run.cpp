@@ -62,7 +62,8 @@ struct executor {
   void check(const gio_proxy_ring_v1& q, uint64_t idx, const gio_proxy_cmd_v1& c) {
     if (c.pe < 0 || c.pe >= r.n_pes) bad(q, idx, c, "target PE out of range");
     const uint64_t n = gio_proxy_cmd_bytes(c);
-    if (c.roff > r.heap_size || n > r.heap_size - c.roff) bad(q, idx, c, "runs past the target's heap");
+    // (Every PE's heap and data segment have the sizes of this PE's: the bounds hold for the target.)
+    if (!sym_local(r, c.roff, n)) bad(q, idx, c, "runs past the target's heap or data segment");
     if (c.local == GIO_PROXY_LOCAL_HEAP && (c.laddr > r.heap_size || c.len > r.heap_size - c.laddr))
       bad(q, idx, c, "the local buffer runs past this PE's heap");
     if (c.local == GIO_PROXY_LOCAL_INLINE && c.len > GIO_PROXY_INLINE_MAX) bad(q, idx, c, "inline payload too long");
@@ -129,11 +130,12 @@ struct executor {
       return true;
     }
     const uint64_t len = m.kind == PROXY_MSG_AMO_REQ ? m.bytes : m.len;
-    if (m.roff > r.heap_size || len > r.heap_size - m.roff || len > p.chunk ||
+    uint8_t* const at = sym_local(r, m.roff, len);  // the heap, or the data segment (host/heap/globals.h)
+    if (!at || len > p.chunk ||
         (m.kind == PROXY_MSG_PUT_REQ && n < sizeof m + len))
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d asked for %llu bytes at heap offset %llu (message kind %u, %zu "
-            "bytes): outside this PE's heap of %llu bytes", m.src, (unsigned long long)len, (unsigned long long)m.roff,
-            m.kind, n, (unsigned long long)r.heap_size);
+            "bytes): outside this PE's heap of %llu bytes and its data segment", m.src, (unsigned long long)len,
+            (unsigned long long)m.roff, m.kind, n, (unsigned long long)r.heap_size);
     proxy_msg rep{};
     rep.src = r.my_pe;
     rep.token = m.token;
@@ -142,24 +144,26 @@ struct executor {
     switch (m.kind) {
       case PROXY_MSG_AMO_REQ:
         rep.kind = PROXY_MSG_AMO_REP;
-        rep.value = gpu::nic_amo(r.heap + m.roff, m.amo_op, m.value, m.compare, m.bytes);
+        // A global is host memory on every platform, out of the GPU atomic kernel's reach.
+        rep.value = sym_is_segment(m.roff) ? cpu_amo(at, m.amo_op, m.value, m.compare, m.bytes, "proxy thread")
+                                           : gpu::nic_amo(at, m.amo_op, m.value, m.compare, m.bytes);
         break;
       case PROXY_MSG_PUT_REQ:  // acknowledged once the bytes are in the heap: the source's quiet waits for it
         rep.kind = PROXY_MSG_PUT_ACK;
-        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, buf + sizeof m, m.len), buf, m.src, rep, clk::now()});
+        landings.push_back({gpu::nic_copy_start(at, buf + sizeof m, m.len), buf, m.src, rep, clk::now()});
         return false;
       case PROXY_MSG_PUT_INBOX:  // the bytes are in this PE's inbox already; the message only says where
         if (!p.inbox || m.src < 0 || m.src >= r.n_pes || m.value >= p.depth)
           fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d named inbox slot %llu, outside the %u this PE keeps for it",
                 m.src, (unsigned long long)m.value, p.inbox ? p.depth : 0);
         rep.kind = PROXY_MSG_PUT_ACK;
-        landings.push_back({gpu::nic_copy_start(r.heap + m.roff, p.inbox_slot(m.src, (unsigned)m.value), m.len),
+        landings.push_back({gpu::nic_copy_start(at, p.inbox_slot(m.src, (unsigned)m.value), m.len),
                             nullptr, m.src, rep, clk::now()});
         return true;
       case PROXY_MSG_GET_REQ:
         rep.kind = PROXY_MSG_GET_REP;
         rep.len = m.len;
-        gpu::nic_copy(p.reply() + sizeof rep, r.heap + m.roff, m.len);
+        gpu::nic_copy(p.reply() + sizeof rep, at, m.len);
         payload = m.len;
         break;
       default:
@@ -233,7 +237,9 @@ struct executor {
     } else {
       src = local(q, slot, c);
     }
-    if (p.heap_direct) {  // the target heap is host memory: one delivery-complete write per chunk
+    // The target heap is host memory: one delivery-complete write per chunk. A global (data segment)
+    // is no registered region: it goes through the target's proxy like a GPU heap's staged data.
+    if (p.heap_direct && !sym_is_segment(c.roff)) {
       if (c.local == GIO_PROXY_LOCAL_INLINE) {  // from a registered buffer (FI_MR_LOCAL providers)
         memcpy(p.stage(0), inline_data, sizeof inline_data);
         src = p.stage(0);
@@ -328,7 +334,7 @@ struct executor {
   void get(gio_proxy_ring_v1& q, uint32_t slot, const gio_proxy_cmd_v1& c) {
     if (c.local == GIO_PROXY_LOCAL_RESULT) __atomic_store_n(&q.result[slot], 0ull, __ATOMIC_RELAXED);
     uint8_t* dst = local(q, slot, c);
-    if (p.heap_direct) {
+    if (p.heap_direct && !sym_is_segment(c.roff)) {
       for (uint64_t off = 0; off < c.len; off += kChunk)
         p.fab->read(c.pe, c.roff + off, dst + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;

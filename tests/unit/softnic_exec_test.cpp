@@ -297,3 +297,29 @@ TEST_F(SoftnicExec, MisalignedAtomicIsRemoteInvalReq) {
 TEST_F(SoftnicExec, ErrorsAreAlwaysSignalled) {
   expect_refused(rw(OP_RDMA_WRITE, 0, h.raddr(0), 8, h.laddr(0), 0, kLkey, 3, 0), SYND_REMOTE_ACCESS);
 }
+
+// The peer's data segment (its globals, host/heap/globals.h) under a key of its own: here the
+// remote vector's bytes [2048, 3072), addressed from a base of their own. Each key reaches its own
+// region only, and a QP with no segment key (0) refuses key 0.
+TEST_F(SoftnicExec, SegmentKeyReachesTheSegmentOnly) {
+  constexpr uint32_t kSkey = 0x4444;
+  constexpr uint64_t kSbase = 0x20000000ull;
+  constexpr size_t kSat = 2048, kSsize = 1024;
+  qp.remote_seg_rkey = kSkey;
+  qp.remote_seg_base = kSbase;
+  qp.remote_seg_mapped = h.remote.data() + kSat;
+  qp.remote_seg_size = kSsize;
+  const std::vector<uint8_t> local0 = h.local;
+  expect_ok(run(rw(OP_RDMA_WRITE, 0, kSbase + 16, 40, h.laddr(0), kSkey)), OP_RDMA_WRITE, 40);
+  EXPECT_EQ(0, memcmp(h.remote.data() + kSat + 16, local0.data(), 40));
+  set_remote<uint64_t>(kSat + 64, 5);
+  expect_ok(run(amo(OP_ATOMIC_FA, 1, kSbase + 64, 3, 0, h.qaddr(0), 8, kSkey, kQkey), 1), OP_ATOMIC_FA, 8);
+  EXPECT_EQ(remote_at<uint64_t>(kSat + 64), 8u);
+  io.writes.clear();
+  io.amos = 0;
+  expect_refused(rw(OP_RDMA_WRITE, 2, h.raddr(16), 8, h.laddr(0), kSkey), SYND_REMOTE_ACCESS, 2);  // heap address
+  expect_refused(rw(OP_RDMA_WRITE, 2, kSbase + 16, 8, h.laddr(0), kRkey), SYND_REMOTE_ACCESS, 2);  // heap key
+  expect_refused(rw(OP_RDMA_READ, 2, kSbase + kSsize - 8, 16, h.laddr(0), kSkey), SYND_REMOTE_ACCESS, 2);  // past end
+  qp.remote_seg_rkey = 0;  // a peer without a symmetric segment
+  expect_refused(rw(OP_RDMA_WRITE, 2, kSbase + 16, 8, h.laddr(0), 0), SYND_REMOTE_ACCESS, 2);
+}

@@ -163,7 +163,10 @@ char* pe0_only() {
   return sym;
 }
 
-char host_mem[64];  // ordinary host memory, outside every symmetric heap
+// Ordinary host memory, outside the symmetric heap and the program's data segment (its globals
+// are symmetric: host/heap/globals.h).
+char* const host_mem = (char*)calloc(1, 64);
+char past_segment_end[64];  // a global, so symmetric: kPastEnd bytes from it run past the segment
 
 struct host_case {
   const char* name;
@@ -175,6 +178,8 @@ const host_case kHostCases[] = {
     {"host_put_outside", [] { pe0_only(); shmem_putmem(host_mem, host_mem, 8, 1); }},
     {"host_put_past_end", [] { char* s = pe0_only(); shmem_putmem(s, host_mem, kPastEnd, 1); }},
     {"host_get_outside", [] { char* s = pe0_only(); shmem_getmem(s, host_mem, 8, 1); }},
+    {"host_put_past_segment",
+     [] { char* s = pe0_only(); shmem_putmem(past_segment_end, s, kPastEnd, 1); }},
     {"host_amo_misaligned",
      [] { char* s = pe0_only(); (void)shmem_int64_atomic_fetch_add((int64_t*)(s + 4), 1, 1); }},
     {"host_wait_bad_cmp", [] { char* s = pe0_only(); shmem_int_wait_until((int*)s, 42, 0); }},

@@ -17,6 +17,7 @@
 #define SHMEM_THREAD_MULTIPLE 3
 
 #include "device/api/amo.h"
+#include "device/api/amo_nbi.h"
 #include "device/api/coll.h"
 #include "device/api/coll_generic.h"
 #include "device/api/ctx.h"
@@ -24,6 +25,7 @@
 #include "device/api/signal.h"
 #include "device/api/sync.h"
 #include "device/api/wait.h"
+#include "device/api/lock.h"
 
 extern "C" {
 void shmem_init(void);

@@ -74,9 +74,10 @@ uint32_t claim(runtime& r, const char* rt, long* lk, uint64_t off) {
   for (uint32_t k = 0; k < GIO_LOCK_NODES; ++k) {
     const uint32_t i = (start + k) % GIO_LOCK_NODES;
     if (gpu::amo(&n[i].claim, GIO_AMO_CSWAP, off, 0, sizeof(uint64_t), rt) != 0) continue;
-    local_set(rt, &n[i].next, 0);
-    local_set(rt, &n[i].granted, 0);
-    local_set(rt, &n[i].holder, 0);
+    // next, granted and holder in one copy (on GPUs each platform atomic is a kernel launch); it is
+    // complete on return, before the swap publishes the node.
+    const uint64_t zeros[3] = {0, 0, 0};
+    gpu::copy(&n[i].next, zeros, sizeof zeros, rt);
     return i;
   }
   fatal(GIO_ERR_ARG, rt, "no free lock queue node for lock %p: all %u of this PE are taken (at most %u work-groups and "

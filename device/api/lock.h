@@ -52,9 +52,10 @@ GIO_DFN void check(const char* rt, const long* lk) {
 
 // A free node of this PE, claimed for the lock at heap offset `off`; the search starts at a spot
 // of this work-group's so concurrent claimers rarely collide.
+GIO_DFN uint32_t claim_start() { return (plat::wg_id() * 7u + plat::wg_thread()) % GIO_LOCK_NODES; }
 GIO_DFN uint32_t claim(const char* rt, const gio_device_state_v1& st, const long* lk, u64 off) {
   gio_lock_node_v1* n = nodes(st);
-  const uint32_t start = (plat::wg_id() * 7u + plat::wg_thread()) % GIO_LOCK_NODES;
+  const uint32_t start = claim_start();
   for (uint32_t k = 0; k < GIO_LOCK_NODES; ++k) {
     const uint32_t i = (start + k) % GIO_LOCK_NODES;
     u64* c = (u64*)&n[i].claim;
@@ -125,10 +126,18 @@ GIO_DFN void clear_lock(const char* rt, long* lk) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const u64 off = (u64)((uint8_t*)lk - st.heap_base), tag = me_tag();
   gio_lock_node_v1* all = nodes(st);
-  uint32_t i = 0;
-  while (i < GIO_LOCK_NODES && !(plat::atomic_load_acquire((u64*)&all[i].claim) == off &&
-                                 plat::atomic_load_acquire((u64*)&all[i].holder) == tag))
-    ++i;
+  // This work-group's node: the search starts where its claim did (usually the node itself), with
+  // plain loads that can be in flight together (an acquire load per node would cost a round trip
+  // each); the words it compares were written by this work-group, or are not its node.
+  const uint32_t start = claim_start();
+  uint32_t i = GIO_LOCK_NODES;
+  for (uint32_t k = 0; k < GIO_LOCK_NODES; ++k) {
+    const uint32_t j = (start + k) % GIO_LOCK_NODES;
+    if (plat::load_polled((const u64*)&all[j].claim) == off && plat::load_polled((const u64*)&all[j].holder) == tag) {
+      i = j;
+      break;
+    }
+  }
   if (i == GIO_LOCK_NODES) fail_not_held(rt, lk);
   gio_lock_node_v1* n = all + i;
   const u64 me = gio_lock_enc(st.my_pe, i);

@@ -41,6 +41,34 @@ uint64_t local_load(const char* rt, uint64_t* w) {
 }
 void local_set(const char* rt, uint64_t* w, uint64_t v) { gpu::amo(w, GIO_AMO_SET, v, 0, sizeof(uint64_t), rt); }
 
+// Zeroes next, granted and holder of a node just claimed, before the swap publishes it. On GPUs in
+// one copy (each platform atomic is a kernel launch); on the host platform with atomics, the form
+// kernels' plain loads of the node pool (clear's search) race with under ThreadSanitizer otherwise.
+void reset(const char* rt, gio_lock_node_v1* n) {
+#if defined(GIO_PLATFORM_HOST)
+  local_set(rt, &n->next, 0);
+  local_set(rt, &n->granted, 0);
+  local_set(rt, &n->holder, 0);
+#else
+  const uint64_t zeros[3] = {0, 0, 0};
+  gpu::copy(&n->next, zeros, sizeof zeros, rt);
+#endif
+}
+
+// This PE's node pool, claim and holder words (the others are left 0): one copy on GPUs, atomic
+// loads on the host platform (as above).
+void read_pool(const char* rt, gio_lock_node_v1* all, std::vector<gio_lock_node_v1>& out) {
+  out.assign(GIO_LOCK_NODES, gio_lock_node_v1{});
+#if defined(GIO_PLATFORM_HOST)
+  for (uint32_t i = 0; i < GIO_LOCK_NODES; ++i) {
+    out[i].claim = local_load(rt, &all[i].claim);
+    if (out[i].claim) out[i].holder = local_load(rt, &all[i].holder);
+  }
+#else
+  gpu::copy(out.data(), all, GIO_LOCK_NODES * sizeof(gio_lock_node_v1), rt);
+#endif
+}
+
 // An atomic on the reserved word at heap offset `off` of `pe`, through the peer's transport (as
 // gio_host_amo does for user words, without its check that the word lies in the user's heap).
 uint64_t node_amo(runtime& r, const char* rt, int op, uint64_t off, uint64_t v, int pe) {
@@ -74,10 +102,7 @@ uint32_t claim(runtime& r, const char* rt, long* lk, uint64_t off) {
   for (uint32_t k = 0; k < GIO_LOCK_NODES; ++k) {
     const uint32_t i = (start + k) % GIO_LOCK_NODES;
     if (gpu::amo(&n[i].claim, GIO_AMO_CSWAP, off, 0, sizeof(uint64_t), rt) != 0) continue;
-    // next, granted and holder in one copy (on GPUs each platform atomic is a kernel launch); it is
-    // complete on return, before the swap publishes the node.
-    const uint64_t zeros[3] = {0, 0, 0};
-    gpu::copy(&n[i].next, zeros, sizeof zeros, rt);
+    reset(rt, n + i);
     return i;
   }
   fatal(GIO_ERR_ARG, rt, "no free lock queue node for lock %p: all %u of this PE are taken (at most %u work-groups and "
@@ -154,8 +179,8 @@ extern "C" void gio_host_clear_lock(const char* rt, long* lk) {
   const uint64_t off = check_lock(r, rt, lk), tag = me_tag();
   gio_lock_node_v1* all = nodes(r);
   // One copy of the whole pool finds this thread's node (a copy per node would cost 512 on a GPU).
-  std::vector<gio_lock_node_v1> seen(GIO_LOCK_NODES);
-  gpu::copy(seen.data(), all, GIO_LOCK_NODES * sizeof(gio_lock_node_v1), rt);
+  std::vector<gio_lock_node_v1> seen;
+  read_pool(rt, all, seen);
   uint32_t i = 0;
   while (i < GIO_LOCK_NODES && !(seen[i].claim == off && seen[i].holder == tag)) ++i;
   if (i == GIO_LOCK_NODES)

@@ -5,7 +5,8 @@
 // itself behind its predecessor and spins on its own node, a local word. FIFO: waiters are served
 // in the order their swaps reached the tail, from any mix of PEs, work-groups and host threads.
 // In kernels the standard names are thread scope: one thread per work-group calls, and the
-// work-group holds the lock (the clear must come from the same work-group).
+// work-group holds the lock (the clear must come from the same work-group); shmemx_*_lock_wg and
+// _wave (below) are the cooperative forms.
 //
 // Memory ordering. set_lock (and a successful test_lock) acquires: it returns after the previous
 // holder's release, and this caller's later operations are ordered after that. clear_lock releases:
@@ -15,6 +16,7 @@
 // why the hand-off needs one; over p2p the quiet is a system fence.
 #pragma once
 #include "device/api/dispatch.h"
+#include "device/api/scope.h"
 #include "runtime/lock.h"
 
 #if GIO_KERNEL_COMPILER
@@ -182,3 +184,57 @@ GIO_HDFN int shmem_test_lock(long* lock) {
 GIO_HDFN void shmem_clear_lock(long* lock) {
   GIO_DISPATCH(::gio::dev::lock::clear_lock("shmem_clear_lock", lock), gio_host_clear_lock("shmem_clear_lock", lock));
 }
+
+#if GIO_KERNEL_COMPILER
+// Cooperative forms (GIO extensions): every thread of the work-group (_wg) or wave (_wave) calls
+// with the same lock, and the scope holds the lock. One lane queues for the scope; the sync before
+// a clear puts every lane's critical-section operations before that lane's quiet (the default
+// context's queues are the work-group's, so the quiet covers every lane's puts), and the sync
+// after a set keeps every lane out of the critical section until the lock is held.
+namespace gio {
+namespace dev {
+namespace lock {
+template <typename S>
+GIO_DFN void set_scoped(const char* rt, long* lk) {
+  S::sync();
+  if (S::lane() == 0) set_lock(rt, lk);
+  S::sync();
+}
+template <typename S>
+GIO_DFN void clear_scoped(const char* rt, long* lk) {
+  S::sync();
+  if (S::lane() == 0) clear_lock(rt, lk);
+  S::sync();
+}
+}  // namespace lock
+}  // namespace dev
+}  // namespace gio
+
+GIO_DFN void shmemx_set_lock_wg(long* lock) {
+  ::gio::dev::lock::set_scoped<::gio::dev::scope_wg>("shmemx_set_lock_wg", lock);
+}
+GIO_DFN void shmemx_clear_lock_wg(long* lock) {
+  ::gio::dev::lock::clear_scoped<::gio::dev::scope_wg>("shmemx_clear_lock_wg", lock);
+}
+GIO_DFN int shmemx_test_lock_wg(long* lock) {
+  __shared__ int got;
+  ::gio::plat::wg_sync();
+  if (::gio::plat::wg_thread() == 0) got = ::gio::dev::lock::test_lock("shmemx_test_lock_wg", lock);
+  ::gio::plat::wg_sync();
+  const int r = got;
+  ::gio::plat::wg_sync();  // every lane has read `got` before a later call writes it
+  return r;
+}
+GIO_DFN void shmemx_set_lock_wave(long* lock) {
+  ::gio::dev::lock::set_scoped<::gio::dev::scope_wave>("shmemx_set_lock_wave", lock);
+}
+GIO_DFN void shmemx_clear_lock_wave(long* lock) {
+  ::gio::dev::lock::clear_scoped<::gio::dev::scope_wave>("shmemx_clear_lock_wave", lock);
+}
+GIO_DFN int shmemx_test_lock_wave(long* lock) {
+  int r = 0;
+  ::gio::plat::wave_sync();
+  if (::gio::plat::wave_lane() == 0) r = ::gio::dev::lock::test_lock("shmemx_test_lock_wave", lock);
+  return (int)::gio::plat::wave_shfl(::gio::plat::wave_active_mask(), (unsigned long long)r, 0);
+}
+#endif

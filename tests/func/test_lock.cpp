@@ -91,6 +91,49 @@ TEST(Lock, WorkGroupsOfEveryPE) { contend(0, kWGs, false); }
 TEST(Lock, HostThreadsAndWorkGroupsMixed) { contend(kHostThreads, kWGs, false); }
 TEST(Lock, TestLockSpinMixed) { contend(2, 3, true); }
 
+namespace {
+// Cooperative forms: every lane of the scope increments its own counter on the last PE inside the
+// critical section, so the hand-off must cover every lane's put, not only the queuing lane's.
+// COOP_WG_TEST tries test_lock first and queues only when refused: a spin on test_lock by 64-lane
+// holders' peers floods PE 0's proxy with compare-swaps (27 s at 4 PEs), and a wrong answer fails
+// either way (a wrong 0 loses increments, a wrong 1 queues behind itself until GIO_TIMEOUT_MS).
+enum { COOP_WG, COOP_WAVE, COOP_WG_TEST };
+const unsigned kCoopThreads = 64;
+
+__global__ void coop_kernel(long* lock, long* ctrs, int pe, int iters, int how) {
+  for (int i = 0; i < iters; ++i) {
+    if (how == COOP_WAVE)
+      shmemx_set_lock_wave(lock);
+    else if (how == COOP_WG)
+      shmemx_set_lock_wg(lock);
+    else if (shmemx_test_lock_wg(lock) != 0)  // refused: queue (a wrong 1 would wait for itself)
+      shmemx_set_lock_wg(lock);
+    put_long(&ctrs[threadIdx.x], get_long(&ctrs[threadIdx.x], pe) + 1, pe);
+    if (how == COOP_WAVE)
+      shmemx_clear_lock_wave(lock);
+    else
+      shmemx_clear_lock_wg(lock);
+  }
+}
+
+void coop(int how) {
+  sym<long> lock(1), ctrs(kCoopThreads);
+  const int owner = npes() - 1;
+  shmem_barrier_all();
+  hipLaunchKernelGGL(coop_kernel, dim3(4), dim3(kCoopThreads), 0, 0, lock.get(), ctrs.get(), owner, 5, how);
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  std::vector<long> got(kCoopThreads);
+  shmem_getmem(got.data(), ctrs.get(), sizeof(long) * kCoopThreads, owner);
+  for (unsigned t = 0; t < kCoopThreads; ++t) EXPECT_EQ(got[t], 4L * 5 * npes()) << "lane " << t;
+  shmem_barrier_all();
+}
+}  // namespace
+
+TEST(Lock, CooperativeWorkGroups) { coop(COOP_WG); }
+TEST(Lock, CooperativeWaves) { coop(COOP_WAVE); }
+TEST(Lock, CooperativeTestLockWorkGroups) { coop(COOP_WG_TEST); }
+
 TEST(Lock, TestLockSemantics) {
   sym<long> lock(1), ctr(1);
   if (me() == 0) EXPECT_EQ(shmem_test_lock(lock.get()), 0) << "a free lock is taken";

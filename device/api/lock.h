@@ -46,10 +46,9 @@ GIO_DFN u64 me_tag() { return ((u64)plat::wg_id() + 1) << 8 | GIO_LOCK_HOLDER_WG
 
 // The lock word must be a symmetric, 8-byte aligned long (its PE 0 copy is the tail).
 GIO_DFN void check(const char* rt, const long* lk) {
-  const gio_device_state_v1& st = state_checked(rt);
+  state_checked(rt);
   check_sym(rt, lk, sizeof(long), 0);
   check_align(rt, lk, sizeof(long), 0);
-  (void)st;
 }
 
 // A free node of this PE, claimed for the lock at heap offset `off`; the search starts at a spot

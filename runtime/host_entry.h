@@ -55,3 +55,14 @@ enum gio_amo_op {
   GIO_AMO_FETCH_OR,
   GIO_AMO_FETCH_XOR,
 };
+
+// Distributed locks (device/api/lock.h, host/lock.cpp): the public routines' host halves.
+extern "C" {
+void gio_host_set_lock(const char* routine, long* lock);
+int gio_host_test_lock(const char* routine, long* lock);  // 0: acquired, 1: held by another
+void gio_host_clear_lock(const char* routine, long* lock);
+// Non-blocking fetching atomic (device/api/amo_nbi.h, host/amo_nbi.cpp): gio_host_amo's `op` on
+// `dest` at `pe`, the old value's low `size` bytes stored to `fetch` (any local memory).
+void gio_host_amo_nbi(const char* routine, gio_ctx_v1* ctx, int op, void* fetch, void* dest, uint64_t value,
+                      uint64_t compare, size_t size, int pe);
+}

@@ -104,12 +104,9 @@ GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
 }
 
 // Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
+// amo_raw is unchecked: also used by the runtime itself on its reserved words (lock queue nodes).
 template <typename T>
-GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
-  check_pe(rt, pe);
-  check_sym(rt, dst, sizeof(T), pe);
-  check_align(rt, dst, sizeof(T), pe);
-  check_ctx(rt, ctx);
+GIO_DFN T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   typedef typename plat::atom_bits<T>::type U;
   U v, c, old;
@@ -144,6 +141,14 @@ GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compar
   T r;
   memcpy(&r, &old, sizeof r);
   return r;
+}
+template <typename T>
+GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
+  check_pe(rt, pe);
+  check_sym(rt, dst, sizeof(T), pe);
+  check_align(rt, dst, sizeof(T), pe);
+  check_ctx(rt, ctx);
+  return amo_raw<T>(rt, ctx, op, dst, value, compare, pe);
 }
 
 }  // namespace dev

@@ -27,6 +27,7 @@
 #else
 
 #include "device/api/amo.h"
+#include "device/api/amo_nbi.h"
 #include "device/api/coll.h"
 #include "device/api/coll_generic.h"
 #include "device/api/ctx.h"
@@ -36,6 +37,7 @@
 #include "device/api/wait.h"
 #include "device/api/amo_deprecated.h"
 #include "device/api/rma_generic.h"
+#include "device/api/lock.h"
 
 extern "C" {
 void shmem_init(void);

@@ -32,6 +32,13 @@ void fault_proxy_peer_exit_put();
 void fault_proxy_peer_exit_amo();
 void fault_proxy_cmd_bad_pe();
 void fault_proxy_cmd_past_heap();
+void fault_lock_host_outside();  // fault_lock.cpp
+void fault_lock_host_not_held();
+void fault_lock_host_timeout();
+void fault_lock_dev_outside();
+void fault_lock_dev_misaligned();
+void fault_lock_dev_not_held();
+void fault_lock_dev_timeout();
 
 namespace {
 
@@ -244,6 +251,13 @@ const host_case kHostCases[] = {
     {"proxy_peer_exit_amo", fault_proxy_peer_exit_amo},
     {"proxy_cmd_bad_pe", fault_proxy_cmd_bad_pe},
     {"proxy_cmd_past_heap", fault_proxy_cmd_past_heap},
+    {"host_lock_outside", fault_lock_host_outside},
+    {"host_clear_not_held", fault_lock_host_not_held},
+    {"host_lock_timeout", fault_lock_host_timeout},
+    {"dev_lock_outside", fault_lock_dev_outside},
+    {"dev_lock_misaligned", fault_lock_dev_misaligned},
+    {"dev_clear_not_held", fault_lock_dev_not_held},
+    {"dev_lock_timeout", fault_lock_dev_timeout},
 };
 
 struct dev_case {

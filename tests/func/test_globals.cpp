@@ -25,6 +25,8 @@ int g_collect[64];
 long g_reduce_src[16], g_reduce_dst[16];
 long g_flags[2];  // host waits
 uint64_t g_wait_sig;
+long g_lock;            // zero before its first use, as the spec asks
+long g_locked_counter;  // moved only under g_lock, with a plain get and put
 long g_pSync[SHMEM_BCAST_SYNC_SIZE];  // SHMEM_SYNC_VALUE (0) from .bss, as the spec asks
 
 static float s_file_floats[8];
@@ -146,6 +148,22 @@ TEST(Globals, AtomicsContendedByEveryPE) {
     EXPECT_EQ(shmem_uint32_atomic_fetch_xor(&g_counter32, 0x01u, target32), 0x3cu);
     EXPECT_EQ(shmem_uint32_atomic_fetch(&g_counter32, target32), 0x3du) << via(target32);
   }
+  shmem_barrier_all();
+}
+
+// A lock that is a global: every PE's increments, a get and a put each under the lock, all count.
+TEST(Globals, LockOnAGlobal) {
+  const int kRounds = 40;
+  shmem_barrier_all();
+  for (int k = 0; k < kRounds; ++k) {
+    shmem_set_lock(&g_lock);
+    const long v = shmem_long_g(&g_locked_counter, 0);
+    shmem_long_p(&g_locked_counter, v + 1, 0);
+    shmem_clear_lock(&g_lock);
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_long_g(&g_locked_counter, 0), (long)npes() * kRounds) << "a lost increment: the lock let two in";
+  EXPECT_EQ(shmem_long_g(&g_lock, 0), 0L) << "the lock's tail on PE 0 is empty again";
   shmem_barrier_all();
 }
 

@@ -132,6 +132,41 @@ GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
   return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
 
+// Non-blocking fetching atomics: (fetch, dest, [args,] pe) and (ctx, fetch, dest, [args,] pe).
+#define GIO_GEN_AMO_NBI(NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                      \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_atomic_##NAME##_nbi(shmem_ctx_t ctx, T* fetch, T* dest PARAMS, int pe) {       \
+    GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME "_nbi");                                                 \
+    gio_amo_nbi<T>("shmem_atomic_" #NAME "_nbi", ctx, OP, fetch, dest, VALUE, COMPARE, pe);           \
+  }                                                                                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_atomic_##NAME##_nbi(T* fetch, T* dest PARAMS, int pe) {                         \
+    GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME "_nbi");                                                 \
+    gio_amo_nbi<T>("shmem_atomic_" #NAME "_nbi", nullptr, OP, fetch, dest, VALUE, COMPARE, pe);       \
+  }
+#define GIO_P1 , GIO_V value
+#define GIO_P2 , GIO_V cond, GIO_V value
+GIO_GEN_AMO_NBI(swap, amo_ext, GIO_P1, GIO_AMO_SWAP, value, (T)0)
+GIO_GEN_AMO_NBI(compare_swap, amo_std, GIO_P2, GIO_AMO_CSWAP, value, cond)
+GIO_GEN_AMO_NBI(fetch_inc, amo_std, , GIO_AMO_FETCH_ADD, (T)1, (T)0)
+GIO_GEN_AMO_NBI(fetch_add, amo_std, GIO_P1, GIO_AMO_FETCH_ADD, value, (T)0)
+GIO_GEN_AMO_NBI(fetch_and, amo_bit, GIO_P1, GIO_AMO_FETCH_AND, value, (T)0)
+GIO_GEN_AMO_NBI(fetch_or, amo_bit, GIO_P1, GIO_AMO_FETCH_OR, value, (T)0)
+GIO_GEN_AMO_NBI(fetch_xor, amo_bit, GIO_P1, GIO_AMO_FETCH_XOR, value, (T)0)
+#undef GIO_GEN_AMO_NBI
+#undef GIO_P1
+#undef GIO_P2
+template <typename T>
+GIO_HDFN void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* source, int pe) {
+  GIO_REQUIRE(amo_ext, "shmem_atomic_fetch_nbi");
+  gio_amo_nbi<T>("shmem_atomic_fetch_nbi", ctx, GIO_AMO_FETCH, fetch, (T*)source, (T)0, (T)0, pe);
+}
+template <typename T>
+GIO_HDFN void shmem_atomic_fetch_nbi(T* fetch, const T* source, int pe) {
+  GIO_REQUIRE(amo_ext, "shmem_atomic_fetch_nbi");
+  gio_amo_nbi<T>("shmem_atomic_fetch_nbi", nullptr, GIO_AMO_FETCH, fetch, (T*)source, (T)0, (T)0, pe);
+}
+
 // Waits and tests (the forms of GIO_WAIT_FORMS under their generic names).
 #define GIO_GEN_WAIT(RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                                   \
   template <typename T>                                                                               \

@@ -38,6 +38,7 @@
 #include "device/api/amo_deprecated.h"
 #include "device/api/rma_generic.h"
 #include "device/api/lock.h"
+#include "device/api/c/shmem_c_table.h"
 
 extern "C" {
 void shmem_init(void);
@@ -57,6 +58,10 @@ void* shmem_calloc(size_t count, size_t size);
 void* shmem_align(size_t alignment, size_t size);
 void* shmem_realloc(void* ptr, size_t size);
 void shmem_free(void* ptr);
+// Names older than 1.4 (start_pes, _my_pe, shmalloc, shmem_TYPE_wait, the cache no-ops): host only.
+#define GIO_C_X(RET, NAME, PARAMS, ...) RET NAME PARAMS;
+GIO_C_FAMILY_LEGACY
+#undef GIO_C_X
 }
 
 GIO_HDFN int shmem_my_pe(void) {
@@ -92,6 +97,12 @@ GIO_HDFN void* shmem_ptr(const void* dest, int pe) {
   void* r = nullptr;
   GIO_DISPATCH(r = ::gio::dev::ptr(dest, pe), r = gio_host_ptr(dest, pe));
   return r;
+}
+
+// OpenSHMEM 1.6: `dest` on member `pe` of `team`, as shmem_ptr reaches it (nullptr if it does not).
+GIO_HDFN void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+  const int world = shmem_team_translate_pe(team, pe, SHMEM_TEAM_WORLD);
+  return world < 0 ? nullptr : shmem_ptr(dest, world);
 }
 
 #endif  // __cplusplus

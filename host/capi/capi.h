@@ -57,6 +57,18 @@ inline T gio_c_amo(const char* rt, shmem_ctx_t ctx, int op, T* dest, T value, T 
   memcpy(&r, &v, sizeof(T));
   return r;
 }
+// shmem_team_ptr: `dest` on member `pe` of `team`, as shmem_ptr reaches it (nullptr if it does not).
+inline void* gio_c_team_ptr(shmem_team_t team, const void* dest, int pe) {
+  const int world = gio_host_team_translate_pe(team, pe, SHMEM_TEAM_WORLD);
+  return world < 0 ? nullptr : gio_host_ptr(dest, world);
+}
+template <typename T>
+inline void gio_c_amo_nbi(const char* rt, shmem_ctx_t ctx, int op, T* fetch, T* dest, T value, T compare, int pe) {
+  uint64_t v = 0, c = 0;
+  memcpy(&v, &value, sizeof(T));
+  memcpy(&c, &compare, sizeof(T));
+  gio_host_amo_nbi(rt, ctx, op, fetch, dest, v, c, sizeof(T), pe);
+}
 template <typename T>
 inline size_t gio_c_wait(const char* rt, int kind, T* ivars, size_t n, size_t* idx, const int* status, int cmp,
                          const T* vals, bool vec) {

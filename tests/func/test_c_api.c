@@ -223,6 +223,53 @@ static void teams_and_collectives(void) {
   shmem_free(lsrc);
 }
 
+/* Locks, non-blocking atomics, shmem_team_ptr and the names older than 1.4, on the program's
+ * globals as old C programs keep them (a static lock and counter: symmetric data objects). */
+static long g_lock;
+static long g_count;
+static int g_olds[8];
+static void locks_nbi_legacy(void) {
+  shmem_barrier_all();
+  for (int k = 0; k < 20; ++k) {
+    shmem_set_lock(&g_lock);
+    long v = shmem_long_g(&g_count, 0);
+    shmem_long_p(&g_count, v + 1, 0);
+    shmem_clear_lock(&g_lock);
+  }
+  shmem_barrier_all();
+  CHECK(shmem_long_g(&g_count, 0) == 20L * npes);
+  if (me == 0) {
+    CHECK(shmem_test_lock(&g_lock) == 0); /* free: taken */
+    shmem_clear_lock(&g_lock);
+  }
+  shmem_barrier_all();
+
+  int* ctr = (int*)shmalloc(sizeof(int)); /* the pre-1.4 names */
+  CHECK(ctr != NULL && _my_pe() == me && _num_pes() == npes);
+  shmem_int_p(ctr, 0, me);
+  shmem_barrier_all();
+  int fetched = -1;
+  shmem_int_atomic_fetch_add_nbi(&fetched, ctr, me + 1, 0);
+  shmem_ctx_int_atomic_fetch_inc_nbi(SHMEM_CTX_DEFAULT, &g_olds[0], ctr, 0);
+  shmem_quiet();
+  CHECK(fetched >= 0 && g_olds[0] >= 0);
+  shmem_barrier_all();
+  CHECK(shmem_int_atomic_fetch(ctr, 0) == npes * (npes + 1) / 2 + npes);
+  int was = -1;
+  shmem_atomic_compare_swap_nbi(&was, ctr, -5, 1, 0); /* never equal: no swap */
+  shmem_quiet();
+  CHECK(was == npes * (npes + 1) / 2 + npes);
+  shmem_barrier_all();
+  if (me == 1 % npes) shmem_int_p(ctr, 42, 0);
+  if (me == 0) shmem_int_wait(ctr, npes * (npes + 1) / 2 + npes); /* wait until it changes */
+  if (me == 0) CHECK(*ctr == 42 || npes == 1);
+  shmem_barrier_all();
+  CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, ctr, me) == shmem_ptr(ctr, me));
+  shmem_udcflush();
+  shmem_clear_cache_inv();
+  shfree(ctr);
+}
+
 int main(void) {
   int provided = -1;
   CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0);
@@ -240,6 +287,7 @@ int main(void) {
   amo();
   signals_and_waits();
   teams_and_collectives();
+  locks_nbi_legacy();
   shmem_free(hinted);
   shmem_finalize();
   if (me == 0) printf("test_c_api: every check passed at %d PEs\n", npes);

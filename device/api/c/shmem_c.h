@@ -116,6 +116,7 @@ GIO_TO_ALL_OPS(GIO_REDUCE_EACH, GIO_C_DECL_TO_ALL)
 // Everything else: the table.
 #define GIO_C_X(RET, NAME, PARAMS, ...) RET NAME PARAMS;
 GIO_C_ALL
+GIO_C_FAMILY_LEGACY
 #undef GIO_C_X
 
 #ifdef __cplusplus

@@ -113,7 +113,8 @@
     gio_host_alltoallmem(team, dest, source, nelems))                                                         \
   GIO_C_X(int, shmem_alltoallsmem,                                                                                  \
     (shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems),         \
-    gio_host_alltoallsmem(team, dest, source, dst, sst, nelems))
+    gio_host_alltoallsmem(team, dest, source, dst, sst, nelems))                                              \
+  GIO_C_X(void*, shmem_team_ptr, (shmem_team_t team, const void* dest, int pe), gio_c_team_ptr(team, dest, pe))
 
 // Atomics: fetch/set/swap on the extended types, the arithmetic ones on the standard types, the
 // bitwise ones on their own; each with its ctx form (CTXP ctx_).
@@ -187,6 +188,57 @@
                (RET)gio_c_wait<T>(__func__, KIND, ivars, N, IDX, ST, cmp, VALS, VEC))
 #define GIO_C_WAIT(NAME, T) GIO_WAIT_FORMS(GIO_C_WAIT_FORM, NAME, T)
 
+// Distributed locks (device/api/lock.h) and the non-blocking fetching atomics (amo_nbi.h).
+#define GIO_C_LOCKS                                                                                        \
+  GIO_C_X(void, shmem_set_lock, (long* lock), gio_host_set_lock(__func__, lock))                           \
+  GIO_C_X(int, shmem_test_lock, (long* lock), gio_host_test_lock(__func__, lock))                          \
+  GIO_C_X(void, shmem_clear_lock, (long* lock), gio_host_clear_lock(__func__, lock))
+#define GIO_C_NBI(NAME, T, CTXP, OPN, PARAMS, OP, DEST, VALUE, COND)                                       \
+  GIO_C_X(void, shmem_##CTXP##NAME##_atomic_##OPN##_nbi, (GIO_C_CTXARG_##CTXP T* fetch, PARAMS),           \
+    gio_c_amo_nbi<T>(__func__, GIO_C_CTX_##CTXP, OP, fetch, (T*)(DEST), VALUE, COND, pe))
+#define GIO_C_AMO_NBI_EXT_CTX(NAME, T, CTXP)                                                               \
+  GIO_C_NBI(NAME, T, CTXP, fetch, GIO_C_P(const T* source, int pe), GIO_AMO_FETCH, source, 0, 0)           \
+  GIO_C_NBI(NAME, T, CTXP, swap, GIO_C_P(T* dest, T value, int pe), GIO_AMO_SWAP, dest, value, 0)
+#define GIO_C_AMO_NBI_STD_CTX(NAME, T, CTXP)                                                               \
+  GIO_C_NBI(NAME, T, CTXP, compare_swap, GIO_C_P(T* dest, T cond, T value, int pe), GIO_AMO_CSWAP, dest, value, cond) \
+  GIO_C_NBI(NAME, T, CTXP, fetch_inc, GIO_C_P(T* dest, int pe), GIO_AMO_FETCH_ADD, dest, 1, 0)             \
+  GIO_C_NBI(NAME, T, CTXP, fetch_add, GIO_C_P(T* dest, T value, int pe), GIO_AMO_FETCH_ADD, dest, value, 0)
+#define GIO_C_AMO_NBI_BIT_CTX(NAME, T, CTXP)                                                               \
+  GIO_C_NBI(NAME, T, CTXP, fetch_and, GIO_C_P(T* dest, T value, int pe), GIO_AMO_FETCH_AND, dest, value, 0) \
+  GIO_C_NBI(NAME, T, CTXP, fetch_or, GIO_C_P(T* dest, T value, int pe), GIO_AMO_FETCH_OR, dest, value, 0)   \
+  GIO_C_NBI(NAME, T, CTXP, fetch_xor, GIO_C_P(T* dest, T value, int pe), GIO_AMO_FETCH_XOR, dest, value, 0)
+// A parameter list passed through one macro argument.
+#define GIO_C_P(...) __VA_ARGS__
+#define GIO_C_AMO_NBI_EXT(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_NBI_EXT_CTX, NAME, T)
+#define GIO_C_AMO_NBI_STD(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_NBI_STD_CTX, NAME, T)
+#define GIO_C_AMO_NBI_BIT(NAME, T) GIO_C_BOTH_CTX(GIO_C_AMO_NBI_BIT_CTX, NAME, T)
+
+// Names older than OpenSHMEM 1.4, kept because old programs (and tests-sos) use them: libgio
+// exports them to C and C++ alike (shmem.h declares them in both). The cache routines had effect
+// only on machines without coherent caches; the spec keeps them as no-ops, and so does GIO.
+#define GIO_C_LEGACY_WAIT(NAME, T)                                                                         \
+  GIO_C_X(void, shmem_##NAME##_wait, (T* ivar, T cmp_value),                                               \
+    (void)gio_c_wait_until<T>(__func__, ivar, GIO_C_CMP_NE, cmp_value))
+#define GIO_C_FAMILY_LEGACY                                                                                \
+  GIO_C_X(void, start_pes, (int npes), ((void)npes, shmem_init()))                                         \
+  GIO_C_X(int, _my_pe, (void), gio_host_my_pe())                                                           \
+  GIO_C_X(int, _num_pes, (void), gio_host_n_pes())                                                         \
+  GIO_C_X(void*, shmalloc, (size_t size), shmem_malloc(size))                                              \
+  GIO_C_X(void, shfree, (void* ptr), shmem_free(ptr))                                                      \
+  GIO_C_X(void*, shrealloc, (void* ptr, size_t size), shmem_realloc(ptr, size))                            \
+  GIO_C_X(void*, shmemalign, (size_t alignment, size_t size), shmem_align(alignment, size))                \
+  GIO_C_X(void, shmem_wait, (long* ivar, long cmp_value),                                                  \
+    (void)gio_c_wait_until<long>(__func__, ivar, GIO_C_CMP_NE, cmp_value))                                 \
+  GIO_C_LEGACY_WAIT(short, short) GIO_C_LEGACY_WAIT(int, int) GIO_C_LEGACY_WAIT(long, long)                \
+  GIO_C_LEGACY_WAIT(longlong, long long)                                                                   \
+  GIO_C_X(void, shmem_clear_cache_inv, (void), (void)0)                                                    \
+  GIO_C_X(void, shmem_set_cache_inv, (void), (void)0)                                                      \
+  GIO_C_X(void, shmem_clear_cache_line_inv, (void* dest), (void)dest)                                      \
+  GIO_C_X(void, shmem_set_cache_line_inv, (void* dest), (void)dest)                                        \
+  GIO_C_X(void, shmem_udcflush, (void), (void)0)                                                           \
+  GIO_C_X(void, shmem_udcflush_line, (void* dest), (void)dest)
+#define GIO_C_CMP_NE 1 /* SHMEM_CMP_NE */
+
 // Everything above, by family (each file of host/capi/ defines one family).
 #define GIO_C_FAMILY_RMA GIO_C_MEMS GIO_RMA_TYPES(GIO_C_TYPED) GIO_RMA_SIZES(GIO_C_SIZED)
 #define GIO_C_FAMILY_AMO                                                                                      \
@@ -194,4 +246,8 @@
   GIO_AMO13_STD_TYPES(GIO_C_AMO13_STD) GIO_AMO13_EXT_TYPES(GIO_C_AMO13_EXT)
 #define GIO_C_FAMILY_COLL GIO_C_MISC GIO_RMA_TYPES(GIO_C_TEAM_MOVE) GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE)
 #define GIO_C_FAMILY_WAIT GIO_WAIT_TYPES(GIO_C_WAIT)
-#define GIO_C_ALL GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT
+#define GIO_C_FAMILY_LOCK_NBI                                                                              \
+  GIO_C_LOCKS GIO_AMO_EXT_TYPES(GIO_C_AMO_NBI_EXT) GIO_AMO_STD_TYPES(GIO_C_AMO_NBI_STD)                     \
+  GIO_AMO_BIT_TYPES(GIO_C_AMO_NBI_BIT)
+// What only C programs see (C++ has these as inline routines; GIO_C_FAMILY_LEGACY both do).
+#define GIO_C_ALL GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT GIO_C_FAMILY_LOCK_NBI

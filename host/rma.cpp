@@ -55,7 +55,7 @@ static uint8_t* mapped(runtime& r, const char* routine, uint64_t off, int pe) {
   return p;
 }
 
-static void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
+void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
   if (!ctx) return;
   std::lock_guard<std::mutex> g(r.ctx_lock);  // another thread may be creating one
   for (auto& c : r.host_ctx)

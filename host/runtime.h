@@ -59,6 +59,8 @@ void p2p_disconnect(runtime& r);
 // the heap, or in the data segment (GIO_SYM_SEGMENT set, host/heap/globals.h).
 uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe);
 void host_check_pe(runtime& r, const char* routine, int pe);
+// A host context argument: nullptr (the default) or a live host context, else fatal.
+void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx);
 
 // Pushes the device state to every registered kernel module.
 void publish_device_state(runtime& r);

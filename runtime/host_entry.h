@@ -30,6 +30,21 @@ void* gio_host_ptr(const void* dest, int pe);
 // _some the count written to `indices`; a wait_until stores the value it saw in `seen`.
 size_t gio_host_wait(const char* routine, int kind, const void* ivars, size_t n, size_t elem, int is_signed,
                      const int* status, int cmp, const void* values, int vector, size_t* indices, void* seen);
+// Strided RMA (host/strided.cpp); strides, counts and block sizes in elements of elem_size bytes.
+void gio_host_iput(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem_size, int pe);
+void gio_host_iget(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem_size, int pe);
+void gio_host_ibput(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t bsize, size_t nblocks, size_t elem_size, int pe);
+void gio_host_ibget(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t bsize, size_t nblocks, size_t elem_size, int pe);
+void gio_host_put_subarray(const char* routine, gio_ctx_v1* ctx, void* dest, const ptrdiff_t* dst_strides,
+                           const void* src, const ptrdiff_t* src_strides, const size_t* counts, int ndims,
+                           size_t elem_size, int pe);
+void gio_host_get_subarray(const char* routine, gio_ctx_v1* ctx, void* dest, const ptrdiff_t* dst_strides,
+                           const void* src, const ptrdiff_t* src_strides, const size_t* counts, int ndims,
+                           size_t elem_size, int pe);
 }
 
 // What gio_host_wait (and the device's wait dispatch) is asked to do.

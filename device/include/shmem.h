@@ -32,6 +32,7 @@
 #include "device/api/coll_generic.h"
 #include "device/api/ctx.h"
 #include "device/api/rma.h"
+#include "device/api/strided.h"
 #include "device/api/signal.h"
 #include "device/api/sync.h"
 #include "device/api/wait.h"

@@ -13,6 +13,7 @@
 #include "runtime/host_entry.h"
 #include "host/log.h"
 #include "host/platform/gpu.h"
+#include "device/api/strided_shape.h"
 #include "host/runtime.h"
 
 namespace gio {
@@ -84,6 +85,15 @@ void heap_published(const heap_handle& h) { unlink((const char*)h.bytes); }
 void heap_destroy(void* base, size_t bytes) { munmap(base, bytes); }
 
 void copy(void* dst, const void* src, size_t n, const char*) { memmove(dst, src, n); }
+
+void copy_strided(void* dst, const void* src, const gio_strided_shape& sh, const char*) {
+  const size_t n = shape_blocks(sh);
+  for (size_t i = 0; i < n; ++i) {
+    size_t od, os;
+    shape_offsets(sh, i, od, os);
+    memmove((uint8_t*)dst + od, (const uint8_t*)src + os, sh.block);
+  }
+}
 
 uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {
   if (size == 4) {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "host/platform/gpu_runtime.h"
+#include "device/api/strided_shape.h"
 
 namespace gio {
 namespace gpu {
@@ -68,6 +69,32 @@ void copy(void* dst, const void* src, size_t n, const char* routine) {
   lane_guard lane(routine);
   check(hipMemcpyAsync(dst, src, n, hipMemcpyDefault, lane->stream), routine, "hipMemcpyAsync");
   // Host puts promise completion on return (quiet does not wait for them), so wait for the copy.
+  check(hipStreamSynchronize(lane->stream), routine, "hipStreamSynchronize");
+}
+
+// One 2D copy per index of the outer dimensions, all on the lane's stream, then one wait. The
+// copy engine walks the rows itself (cudaMemcpy2D: rows of `block` bytes, `count[0]` of them);
+// a shape it cannot take (pitches below the row, as a source stride of 0 or overlapping blocks
+// give, or past the pitch limit) copies block by block instead.
+void copy_strided(void* dst, const void* src, const gio_strided_shape& sh, const char* routine) {
+  lane_guard lane(routine);
+  uint8_t* d = (uint8_t*)dst;
+  const uint8_t* s = (const uint8_t*)src;
+  const size_t max_pitch = (size_t)1 << 30;
+  const bool rows = sh.dims > 0 && (size_t)sh.dstride[0] >= sh.block && (size_t)sh.sstride[0] >= sh.block &&
+                    (size_t)sh.dstride[0] < max_pitch && (size_t)sh.sstride[0] < max_pitch;
+  const size_t per = rows ? sh.count[0] : 1;  // blocks one call moves
+  const size_t n = shape_blocks(sh);
+  for (size_t i = 0; i < n; i += per) {
+    size_t od, os;
+    shape_offsets(sh, i, od, os);
+    if (rows)
+      check(hipMemcpy2DAsync(d + od, (size_t)sh.dstride[0], s + os, (size_t)sh.sstride[0], sh.block, sh.count[0],
+                             hipMemcpyDefault, lane->stream),
+            routine, "hipMemcpy2DAsync");
+    else
+      check(hipMemcpyAsync(d + od, s + os, sh.block, hipMemcpyDefault, lane->stream), routine, "hipMemcpyAsync");
+  }
   check(hipStreamSynchronize(lane->stream), routine, "hipStreamSynchronize");
 }
 

@@ -1,0 +1,321 @@
+// Strided RMA: iput/iget (typed and sized), ibput/ibget, and the subarray extension in 1, 2 and 3
+// dimensions, from host code and from kernels at thread, wave and work-group scope, with the local
+// side in the symmetric heap, in hipMalloc memory, in a __shared__ array and on the stack (host:
+// heap and an ordinary host vector). Every PE puts to (or gets from) the next PE; the bytes landed
+// are compared, all of them, with a reference computed here by plain nested loops over the
+// routine's own arguments (not through GIO's shape analysis), so untouched bytes are checked too.
+//
+// The shapes cover: strides 1 and > 1 on each side, a source stride of 0 (repeats), element sizes
+// 1 to 16, contiguous cases (one put after analysis), blocks of one word, of several words, and of
+// hundreds of bytes (a whole scope per block on p2p), non-unit innermost subarray strides, and
+// nelems 0 (nothing moves).
+#include "gio_test.h"
+
+using namespace giotest;
+
+namespace {
+enum api_kind { IPUT, IBPUT, SUB };  // the routine family; each has a put and a get
+enum scope_kind { HOST = 0, THREAD, WAVE, WG };
+enum local_kind { HEAP = 0, GLOBAL, SHARED, STACK, HOSTMEM };
+const char* const kScope[] = {"host", "thread", "wave", "work-group"};
+const char* const kLocal[] = {"heap", "global", "__shared__", "stack", "host memory"};
+
+const size_t kBuf = 16384;    // every remote region and heap/global local buffer
+const size_t kSmall = 4096;   // __shared__ and stack local buffers
+const unsigned kBlock = 64;
+
+// One case, in the routine's own terms (elements): iput uses count[0], dst[0], src[0]; ibput
+// count[0] = bsize, count[1] = nblocks, dst[1], src[1] (dst[0] = src[0] = 1); subarrays all.
+struct shape_case {
+  int api;
+  size_t elem;
+  int ndims;
+  size_t count[3];
+  ptrdiff_t dst[3], src[3];
+};
+
+const shape_case kCases[] = {
+    {IPUT, 4, 1, {100, 1, 1}, {3, 0, 0}, {1, 0, 0}},
+    {IPUT, 8, 1, {64, 1, 1}, {1, 0, 0}, {5, 0, 0}},
+    {IPUT, 1, 1, {77, 1, 1}, {2, 0, 0}, {3, 0, 0}},
+    {IPUT, 16, 1, {33, 1, 1}, {2, 0, 0}, {2, 0, 0}},
+    {IPUT, 2, 1, {50, 1, 1}, {1, 0, 0}, {1, 0, 0}},
+    {IPUT, 4, 1, {20, 1, 1}, {2, 0, 0}, {0, 0, 0}},
+    {IPUT, 8, 1, {0, 1, 1}, {2, 0, 0}, {2, 0, 0}},
+    {IBPUT, 4, 2, {5, 20, 1}, {1, 7, 0}, {1, 5, 0}},
+    {IBPUT, 8, 2, {3, 9, 1}, {1, 3, 0}, {1, 4, 0}},
+    {IBPUT, 1, 2, {40, 10, 1}, {1, 64, 0}, {1, 50, 0}},
+    {IBPUT, 2, 2, {6, 11, 1}, {1, 6, 0}, {1, 6, 0}},
+    {SUB, 4, 2, {5, 7, 1}, {1, 16, 0}, {1, 5, 0}},
+    {SUB, 1, 3, {3, 4, 5}, {1, 8, 40}, {1, 3, 12}},
+    {SUB, 8, 3, {2, 3, 4}, {2, 5, 20}, {1, 2, 6}},
+    {SUB, 1, 3, {1000, 2, 2}, {1, 1100, 2300}, {1, 1000, 2000}},
+    {SUB, 16, 1, {9, 1, 1}, {3, 0, 0}, {1, 0, 0}},
+    {SUB, 2, 2, {1, 64, 1}, {1, 3, 0}, {1, 2, 0}},
+};
+
+// Strides per dimension in the subarray form every case can be written as.
+void as_subarray(const shape_case& c, size_t count[3], ptrdiff_t ds[3], ptrdiff_t ss[3], int& nd) {
+  for (int i = 0; i < 3; ++i) count[i] = c.count[i], ds[i] = c.dst[i], ss[i] = c.src[i];
+  nd = c.ndims;
+}
+
+// The reference: dst gets src's elements at the case's offsets, by plain loops.
+void reference(const shape_case& c, uint8_t* dst, const uint8_t* src) {
+  size_t count[3];
+  ptrdiff_t ds[3], ss[3];
+  int nd;
+  as_subarray(c, count, ds, ss, nd);
+  for (int i = nd; i < 3; ++i) count[i] = 1, ds[i] = ss[i] = 0;
+  for (size_t i2 = 0; i2 < count[2]; ++i2)
+    for (size_t i1 = 0; i1 < count[1]; ++i1)
+      for (size_t i0 = 0; i0 < count[0]; ++i0) {
+        const size_t d = (i0 * ds[0] + i1 * ds[1] + i2 * ds[2]) * c.elem;
+        const size_t s = (i0 * ss[0] + i1 * ss[1] + i2 * ss[2]) * c.elem;
+        memcpy(dst + d, src + s, c.elem);
+      }
+}
+size_t extent(const shape_case& c, bool dst_side) {
+  size_t e = 1;
+  for (int i = 0; i < c.ndims; ++i) {
+    if (c.count[i] == 0) return 0;
+    e += (c.count[i] - 1) * (size_t)(dst_side ? c.dst[i] : c.src[i]);
+  }
+  return e * c.elem;
+}
+
+#define GIO_T_ARGS                                                   \
+  size_t cnt[3];                                                     \
+  ptrdiff_t ds[3], ss[3];                                            \
+  for (int i = 0; i < 3; ++i) cnt[i] = c.count[i], ds[i] = c.dst[i], ss[i] = c.src[i]; \
+  const size_t n = c.count[0];
+
+// The routine for case c at thread scope (host or kernel); d and s as the routine takes them.
+GIO_HDFN void call_thread(const shape_case& c, bool put, void* d, const void* s, int pe) {
+  GIO_T_ARGS
+  {
+    if (c.api == IPUT) {
+      // Typed forms for 4 and 8 bytes (ctx form for one), sized forms for the rest.
+      if (c.elem == 4 && put) shmem_int_iput((int*)d, (const int*)s, ds[0], ss[0], n, pe);
+      else if (c.elem == 4) shmem_int_iget((int*)d, (const int*)s, ds[0], ss[0], n, pe);
+      else if (c.elem == 8 && put) shmem_ctx_double_iput(SHMEM_CTX_DEFAULT, (double*)d, (const double*)s, ds[0], ss[0], n, pe);
+      else if (c.elem == 8) shmem_ctx_double_iget(SHMEM_CTX_DEFAULT, (double*)d, (const double*)s, ds[0], ss[0], n, pe);
+      else if (c.elem == 1 && put) shmem_iput8(d, s, ds[0], ss[0], n, pe);
+      else if (c.elem == 1) shmem_iget8(d, s, ds[0], ss[0], n, pe);
+      else if (c.elem == 2 && put) shmem_iput16(d, s, ds[0], ss[0], n, pe);
+      else if (c.elem == 2) shmem_iget16(d, s, ds[0], ss[0], n, pe);
+      else if (put) shmem_iput128(d, s, ds[0], ss[0], n, pe);
+      else shmem_iget128(d, s, ds[0], ss[0], n, pe);
+    } else if (c.api == IBPUT) {
+      if (c.elem == 4 && put) shmem_int_ibput((int*)d, (const int*)s, ds[1], ss[1], n, cnt[1], pe);
+      else if (c.elem == 4) shmem_int_ibget((int*)d, (const int*)s, ds[1], ss[1], n, cnt[1], pe);
+      else if (c.elem == 8 && put) shmem_ibput64(d, s, ds[1], ss[1], n, cnt[1], pe);
+      else if (c.elem == 8) shmem_ibget64(d, s, ds[1], ss[1], n, cnt[1], pe);
+      else if (c.elem == 2 && put) shmem_short_ibput((short*)d, (const short*)s, ds[1], ss[1], n, cnt[1], pe);
+      else if (c.elem == 2) shmem_short_ibget((short*)d, (const short*)s, ds[1], ss[1], n, cnt[1], pe);
+      else if (put) shmem_uint8_ibput((uint8_t*)d, (const uint8_t*)s, ds[1], ss[1], n, cnt[1], pe);
+      else shmem_uint8_ibget((uint8_t*)d, (const uint8_t*)s, ds[1], ss[1], n, cnt[1], pe);
+    } else if (c.elem == 4 && put) {
+      shmemx_int_put_subarray((int*)d, ds, (const int*)s, ss, cnt, c.ndims, pe);
+    } else if (c.elem == 4) {
+      shmemx_int_get_subarray((int*)d, ds, (const int*)s, ss, cnt, c.ndims, pe);
+    } else if (put) {
+      shmemx_putmem_subarray(d, ds, s, ss, cnt, c.ndims, c.elem, pe);
+    } else {
+      shmemx_getmem_subarray(d, ds, s, ss, cnt, c.ndims, c.elem, pe);
+    }
+  }
+}
+
+// ... and its cooperative forms (kernels).
+__device__ void call_scoped(const shape_case& c, bool put, int scope, void* d, const void* s, int pe) {
+  GIO_T_ARGS
+#define GIO_T_SCOPED(SFX)                                                                                       \
+  if (c.api == IPUT) {                                                                                          \
+    if (c.elem == 4 && put) shmemx_int_iput##SFX((int*)d, (const int*)s, ds[0], ss[0], n, pe);                  \
+    else if (c.elem == 4) shmemx_int_iget##SFX((int*)d, (const int*)s, ds[0], ss[0], n, pe);                    \
+    else if (c.elem == 8 && put) shmemx_double_iput##SFX((double*)d, (const double*)s, ds[0], ss[0], n, pe);    \
+    else if (c.elem == 8) shmemx_double_iget##SFX((double*)d, (const double*)s, ds[0], ss[0], n, pe);           \
+    else if (c.elem == 1 && put) shmemx_iput8##SFX(d, s, ds[0], ss[0], n, pe);                                  \
+    else if (c.elem == 1) shmemx_iget8##SFX(d, s, ds[0], ss[0], n, pe);                                         \
+    else if (c.elem == 2 && put) shmemx_iput16##SFX(d, s, ds[0], ss[0], n, pe);                                 \
+    else if (c.elem == 2) shmemx_iget16##SFX(d, s, ds[0], ss[0], n, pe);                                        \
+    else if (put) shmemx_iput128##SFX(d, s, ds[0], ss[0], n, pe);                                               \
+    else shmemx_iget128##SFX(d, s, ds[0], ss[0], n, pe);                                                        \
+  } else if (c.api == IBPUT) {                                                                                  \
+    if (c.elem == 4 && put) shmemx_int_ibput##SFX((int*)d, (const int*)s, ds[1], ss[1], n, cnt[1], pe);         \
+    else if (c.elem == 4) shmemx_int_ibget##SFX((int*)d, (const int*)s, ds[1], ss[1], n, cnt[1], pe);           \
+    else if (c.elem == 8 && put) shmemx_long_ibput##SFX((long*)d, (const long*)s, ds[1], ss[1], n, cnt[1], pe); \
+    else if (c.elem == 8) shmemx_long_ibget##SFX((long*)d, (const long*)s, ds[1], ss[1], n, cnt[1], pe);        \
+    else if (c.elem == 2 && put) shmemx_short_ibput##SFX((short*)d, (const short*)s, ds[1], ss[1], n, cnt[1], pe); \
+    else if (c.elem == 2) shmemx_short_ibget##SFX((short*)d, (const short*)s, ds[1], ss[1], n, cnt[1], pe);     \
+    else if (put) shmemx_uint8_ibput##SFX((uint8_t*)d, (const uint8_t*)s, ds[1], ss[1], n, cnt[1], pe);         \
+    else shmemx_uint8_ibget##SFX((uint8_t*)d, (const uint8_t*)s, ds[1], ss[1], n, cnt[1], pe);                  \
+  } else if (c.elem == 4 && put) {                                                                              \
+    shmemx_int_put_subarray##SFX((int*)d, ds, (const int*)s, ss, cnt, c.ndims, pe);                             \
+  } else if (c.elem == 4) {                                                                                     \
+    shmemx_int_get_subarray##SFX((int*)d, ds, (const int*)s, ss, cnt, c.ndims, pe);                             \
+  } else if (put) {                                                                                             \
+    shmemx_putmem_subarray##SFX(d, ds, s, ss, cnt, c.ndims, c.elem, pe);                                        \
+  } else {                                                                                                      \
+    shmemx_getmem_subarray##SFX(d, ds, s, ss, cnt, c.ndims, c.elem, pe);                                        \
+  }
+  if (scope == WAVE) {
+    GIO_T_SCOPED(_wave)
+  } else {
+    GIO_T_SCOPED(_wg)
+  }
+#undef GIO_T_SCOPED
+}
+
+struct kargs {
+  shape_case c;
+  bool put;
+  int scope, kind, pe, me;
+  uint8_t* remote;  // symmetric
+  uint8_t* local;   // HEAP or GLOBAL
+  uint8_t* out;     // global: what a get into __shared__ or stack memory fetched
+};
+
+__device__ bool participates(int scope) {
+  return scope == WG || (scope == WAVE && threadIdx.x < (unsigned)warpSize) || (scope == THREAD && threadIdx.x == 0);
+}
+
+__global__ void strided_kernel(kargs a) {
+  __shared__ uint8_t sh[kSmall];
+  uint8_t stack[kSmall];
+  uint8_t* loc = a.kind == SHARED ? sh : a.kind == STACK ? stack : a.local;
+  if (a.kind == STACK) {
+    for (size_t i = 0; i < kSmall; ++i) stack[i] = a.put ? pattern(a.me, i) : 0;
+  } else if (a.kind == SHARED) {
+    for (size_t i = threadIdx.x; i < kSmall; i += blockDim.x) sh[i] = a.put ? pattern(a.me, i) : 0;
+  }
+  __syncthreads();
+  if (participates(a.scope)) {
+    void* d = a.put ? (void*)a.remote : (void*)loc;
+    const void* s = a.put ? (const void*)loc : (const void*)a.remote;
+    if (a.scope == THREAD)
+      call_thread(a.c, a.put, d, s, a.pe);
+    else
+      call_scoped(a.c, a.put, a.scope, d, s, a.pe);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (!a.put && (a.kind == SHARED || a.kind == STACK))
+      for (size_t i = 0; i < kSmall; ++i) a.out[i] = loc[i];
+    shmem_quiet();
+  }
+}
+
+std::vector<uint8_t> pattern_of(int pe, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = pattern(pe, i);
+  return v;
+}
+
+std::string describe(const shape_case& c, bool put, int scope, int kind) {
+  char b[256];
+  snprintf(b, sizeof b, "%s %s, elem %zu, counts {%zu,%zu,%zu}, dst strides {%td,%td,%td}, src strides {%td,%td,%td}, %s scope, local %s",
+           c.api == IPUT ? "iput" : c.api == IBPUT ? "ibput" : "subarray", put ? "put" : "get", c.elem, c.count[0],
+           c.count[1], c.count[2], c.dst[0], c.dst[1], c.dst[2], c.src[0], c.src[1], c.src[2], kScope[scope], kLocal[kind]);
+  return b;
+}
+
+class Strided : public ::testing::Test {
+ protected:
+  sym<uint8_t> remote{kBuf};
+  sym<uint8_t> heap_local{kBuf};
+  dbuf<uint8_t> global_local{kBuf};
+  dbuf<uint8_t> out{kSmall};
+
+  // Runs one case on every PE (collective) and checks what landed.
+  void run(const shape_case& c, bool put, int scope, int kind) {
+    SCOPED_TRACE(describe(c, put, scope, kind));
+    const size_t lsize = (kind == SHARED || kind == STACK) ? kSmall : kBuf;
+    const int peer = next_pe();
+    std::vector<uint8_t> host_local(kBuf);
+    // Before: the destination all zeros, the source the pattern of its owner.
+    if (put) {
+      remote.fill_bytes(0);
+      heap_local.write(pattern_of(me(), kBuf));
+      global_local.write(pattern_of(me(), kBuf));
+      host_local = pattern_of(me(), kBuf);
+    } else {
+      remote.write(pattern_of(me(), kBuf));
+      heap_local.fill_bytes(0);
+      global_local.fill_bytes(0);
+    }
+    shmem_barrier_all();
+    uint8_t* local = kind == HEAP ? heap_local.get() : kind == GLOBAL ? global_local.get() : host_local.data();
+    if (scope == HOST) {
+      if (put)
+        call_thread(c, true, remote.get(), local, peer);
+      else
+        call_thread(c, false, local, remote.get(), peer);
+    } else {
+      kargs a{c, put, scope, kind, peer, me(), remote.get(), local, out.get()};
+      hipLaunchKernelGGL(strided_kernel, dim3(1), dim3(kBlock), 0, 0, a);
+      ASSERT_TRUE(synced());
+    }
+    shmem_barrier_all();
+    // After: put -> my remote region holds what the previous PE sent; get -> my local buffer
+    // holds the next PE's bytes. Both against the reference, every byte.
+    std::vector<uint8_t> got, want(put ? kBuf : lsize, 0);
+    if (put) {
+      got = remote.read();
+      reference(c, want.data(), pattern_of(prev_pe(), kBuf).data());
+    } else {
+      got = kind == HEAP ? heap_local.read() : kind == GLOBAL ? global_local.read() : kind == HOSTMEM ? host_local : out.read();
+      got.resize(lsize);
+      reference(c, want.data(), pattern_of(next_pe(), kBuf).data());
+    }
+    for (size_t i = 0; i < want.size(); ++i)
+      if (got[i] != want[i]) {
+        ADD_FAILURE() << "byte " << i << ": got " << (int)got[i] << ", want " << (int)want[i];
+        return;
+      }
+  }
+
+  void run_all(int scope, std::vector<int> kinds) {
+    for (const shape_case& c : kCases)
+      for (int put = 1; put >= 0; --put)
+        for (int kind : kinds) {
+          const size_t local_extent = extent(c, !put);
+          if ((kind == SHARED || kind == STACK) && local_extent > kSmall) continue;
+          // A cooperative get into per-lane stack arrays has no meaning (each lane would get its own copy).
+          if (!put && kind == STACK && scope != THREAD) continue;
+          run(c, put, scope, kind);
+          if (HasFailure()) return;
+        }
+  }
+};
+
+TEST_F(Strided, Host) { run_all(HOST, {HEAP, HOSTMEM}); }
+TEST_F(Strided, Thread) { run_all(THREAD, {HEAP, GLOBAL, SHARED, STACK}); }
+TEST_F(Strided, Wave) { run_all(WAVE, {HEAP, GLOBAL, SHARED, STACK}); }
+TEST_F(Strided, WorkGroup) { run_all(WG, {HEAP, GLOBAL, SHARED, STACK}); }
+
+// The analysis: contiguous shapes collapse to one block, touching dimensions merge.
+TEST(StridedShape, Simplify) {
+  gio_strided_shape s = gio::shape_blocks_of(1, 1, 1, 100, 4);  // iput of stride 1: one 400-byte block
+  gio::shape_simplify(s);
+  EXPECT_EQ(s.dims, 0);
+  EXPECT_EQ(s.block, 400u);
+  const size_t counts[3] = {8, 5, 3};
+  const ptrdiff_t rows[3] = {1, 8, 40}, padded[3] = {1, 10, 50}, skewed[3] = {1, 10, 60};
+  s = gio::shape_subarray(rows, rows, counts, 3, 2);  // a whole cube on both sides: one block
+  gio::shape_simplify(s);
+  EXPECT_EQ(s.dims, 0);
+  EXPECT_EQ(s.block, 240u);
+  s = gio::shape_subarray(padded, rows, counts, 3, 2);  // padded rows; planes tile rows on both sides
+  gio::shape_simplify(s);
+  EXPECT_EQ(s.block, 16u);
+  EXPECT_EQ(s.dims, 1);
+  EXPECT_EQ(s.count[0], 15u);
+  s = gio::shape_subarray(skewed, rows, counts, 3, 2);  // planes do not tile rows at the destination
+  gio::shape_simplify(s);
+  EXPECT_EQ(s.block, 16u);
+  EXPECT_EQ(s.dims, 2);
+}
+
+}  // namespace

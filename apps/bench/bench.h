@@ -16,7 +16,7 @@ enum class coll_op { barrier, broadcast, fcollect, alltoall, reduce };
 const char* coll_op_name(coll_op op);
 
 struct options {
-  std::string bench;               // put_latency | bw | msgrate | loggop | coll
+  std::string bench;               // put_latency | bw | msgrate | loggop | coll | strided
   std::vector<scope_t> scopes;
   std::vector<coll_op> ops;        // coll
   size_t min_size = 1, max_size = 4u << 20;
@@ -29,6 +29,7 @@ struct options {
   bool quick = false;
   std::string json;                // JSON-lines output file ("" = none)
   int pair_a = 0, pair_b = 1;      // the measured pair: A initiates and reports, B answers
+  size_t cube = 1024, region = 1u << 20;  // strided: the cube's edge and the region, in bytes
   std::vector<size_t> sizes() const;
 };
 
@@ -68,10 +69,20 @@ struct coll_record {
   stats us;
 };
 
+// One strided measurement (strided.cpp): a region of x * y * z bytes of a cube of edge `cube`,
+// moved by `method`; us is one transfer's time.
+struct strided_record {
+  std::string method;
+  size_t x = 0, y = 0, z = 0, cube = 0;
+  int work_groups = 1, threads = 1, iters = 0;
+  stats us;
+};
+
 // Report sink: the table on stdout and the JSON lines file (reporter only).
 void report_open(const run_env& env, const options& o);
 void report(const record& r);
 void report_coll(const coll_record& r);
+void report_strided(const strided_record& r);
 void report_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_close();
 

@@ -30,7 +30,7 @@ std::vector<size_t> options::sizes() const {
 
 void print_usage(const char* prog) {
   printf(
-      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll> [flags]\n"
+      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll|strided> [flags]\n"
       "  --scope thread,wave,wg   scopes to measure (list; --scopes too)\n"
       "  --min-size N --max-size N  message sizes, powers of --step from min to max (K/M/G ok)\n"
       "  --step F                 size multiplier (default 2)\n"
@@ -44,6 +44,8 @@ void print_usage(const char* prog) {
       "                           its own heap through the transport (put_nbi_quiet only; runs at 1 PE)\n"
       "  --ops barrier,broadcast,fcollect,alltoall,reduce\n"
       "                           coll: the collectives, over all PEs (size = one PE's contribution)\n"
+      "  --cube N --region N      strided: the cube's edge (1024) and the region moved (1M), bytes, powers of 2;\n"
+      "                           --wgs (32) work-groups of --threads; --pair A,A or one PE: into itself\n"
       "  --json FILE              JSON lines (one measurement each), written by PE A (coll: PE 0)\n"
       "  --quick                  tiny sizes and iteration counts (CI)\n"
       "The transport is GIO's choice (GIO_TRANSPORT=auto|p2p|...); it is recorded, not set.\n",
@@ -101,12 +103,17 @@ void set_defaults(options* o) {
     o->min_size = 8, o->max_size = 256u << 20;
     o->iters = 100, o->warmup = 10;
   }
+  if (o->bench == "strided") {
+    o->wgs = {32};
+    o->iters = 20, o->reps = 5;
+  }
   if (o->quick) {
     o->min_size = 1, o->max_size = 4096, o->step = 16;
     o->wgs = {1, 2};  // loggop ignores --wgs: it measures one work-group
     o->threads = 32;
     o->iters = 10, o->warmup = 2, o->reps = 3, o->train = 4;
     if (o->bench == "coll") o->min_size = 8, o->step = 8;  // 8 B .. 4 KiB: one size with bandwidth
+    if (o->bench == "strided") o->cube = 16, o->region = 256, o->wgs = {2}, o->iters = 3;
   }
 }
 
@@ -116,7 +123,7 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
   if (argc < 2) return *err = "no subcommand", false;
   o->bench = argv[1];
   if (o->bench != "put_latency" && o->bench != "bw" && o->bench != "msgrate" && o->bench != "loggop" &&
-      o->bench != "coll")
+      o->bench != "coll" && o->bench != "strided")
     return *err = "unknown subcommand '" + o->bench + "'", false;
   // Flags are collected first so --quick can set defaults that explicit flags then override.
   std::map<std::string, std::string> given;
@@ -169,6 +176,8 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     else if (f == "--reps") ok = parse_int(v, 3, &o->reps);  // a median needs a spread
     else if (f == "--train") ok = parse_int(v, 2, &o->train);
     else if (f == "--json") o->json = v;
+    else if (f == "--cube") ok = parse_size(v, &o->cube);
+    else if (f == "--region") ok = parse_size(v, &o->region);
     else if (f == "--pair") {
       auto p = split(v);
       ok = p.size() == 2 && parse_int(p[0], 0, &o->pair_a) && parse_int(p[1], 0, &o->pair_b);
@@ -180,8 +189,13 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     return *err = "coll takes no --pair or --bidir: every PE takes part", false;
   if (o->bench == "coll" && (o->min_size < 4 || o->min_size % 4))
     return *err = "coll moves floats: --min-size must be a multiple of 4", false;
-  if (o->pair_a == o->pair_b && o->bench != "put_latency")
-    return *err = "--pair A,A (a PE targeting itself) is for put_latency only", false;
+  if (o->pair_a == o->pair_b && o->bench != "put_latency" && o->bench != "strided")
+    return *err = "--pair A,A (a PE targeting itself) is for put_latency and strided only", false;
+  if (o->bench == "strided") {
+    auto pow2 = [](size_t v) { return v && !(v & (v - 1)); };
+    if (!pow2(o->cube) || !pow2(o->region) || o->region > o->cube * o->cube * o->cube)
+      return *err = "strided: --cube and --region must be powers of two, the region no larger than the cube", false;
+  }
   if (o->bench != "loggop" && o->min_size == 0)
     return *err = "--min-size must be at least 1 (loggop measures 0 bytes itself)", false;
   if (o->min_size == 0) o->min_size = 1;

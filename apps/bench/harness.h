@@ -69,6 +69,7 @@ void run_bw();
 void run_msgrate();
 void run_loggop();
 void run_coll();
+void run_strided();
 
 std::string transports_to_all();
 }  // namespace bench

@@ -108,6 +108,31 @@ void report_coll(const coll_record& r) {
   fflush(g_json);
 }
 
+// strided: one CSV line per (shape, method) on stdout (header once), the same fields as JSON.
+void report_strided(const strided_record& r) {
+  if (!g_env || !g_env->reporter) return;
+  const run_env& e = *g_env;
+  const size_t bytes = r.x * r.y * r.z;
+  const double gbps = bytes / (r.us.median * 1e3);
+  if (!g_header) {
+    printf("method,x,y,z,cube,bytes,wgs,threads,iters,us,us_min,us_max,GBps\n");
+    g_header = true;
+  }
+  printf("%s,%zu,%zu,%zu,%zu,%zu,%d,%d,%d,%.4g,%.4g,%.4g,%.4g\n", r.method.c_str(), r.x, r.y, r.z, r.cube, bytes,
+         r.work_groups, r.threads, r.iters, r.us.median, r.us.min, r.us.max, gbps);
+  fflush(stdout);
+  if (!g_json) return;
+  fprintf(g_json,
+          "{\"bench\": \"strided\", \"impl\": %s, \"transport\": %s, \"method\": %s, \"x\": %zu, \"y\": %zu, "
+          "\"z\": %zu, \"cube\": %zu, \"bytes\": %zu, \"work_groups\": %d, \"threads\": %d, \"iters\": %d, "
+          "\"us\": %.9g, \"us_min\": %.9g, \"us_max\": %.9g, \"GBps\": %.9g, \"device\": %s, \"commit\": %s, "
+          "\"date\": %s, \"pes\": %d, \"pair\": [%d, %d]}\n",
+          json_str(e.impl).c_str(), json_str(e.transport).c_str(), json_str(r.method).c_str(), r.x, r.y, r.z, r.cube,
+          bytes, r.work_groups, r.threads, r.iters, r.us.median, r.us.min, r.us.max, gbps, json_str(e.device).c_str(),
+          json_str(e.commit).c_str(), json_str(e.date).c_str(), e.npes, g_pair[0], g_pair[1]);
+  fflush(g_json);
+}
+
 void report_note(const char* fmt, ...) {
   if (!g_env || !g_env->reporter) return;
   va_list ap;

@@ -6,8 +6,11 @@ With --pairs DIR: put_latency and bw at 4 PEs measuring pairs 1,3 and 0,2, then 
 With --self: put_latency at 1 PE with --pair 0,0 (put_nbi_quiet to its own heap through the
 transport), and loggop --pair 0,0 refused.
 --sub coll: the collectives' lines, whose shape differs (op, n_pes, us, algbw, busbw; no pair);
---check FILE --sub coll checks gio-bench-nvshmem's and gio-bench-nccl's files too."""
+--check FILE --sub coll checks gio-bench-nvshmem's and gio-bench-nccl's files too.
+--sub strided: the strided lines (method, x, y, z, us, GBps) at 2 PEs and at 1 PE (into itself), then
+strided_plot.py draws them."""
 import argparse
+import collections
 import json
 import math
 import os
@@ -126,6 +129,62 @@ def check_coll(args):
         if p.returncode != 2 or msg not in p.stderr:
             errors.append("%s: exit %d (want 2) and stderr %r (want %r)" % (" ".join(cmd), p.returncode,
                                                                          p.stderr[-300:], msg))
+    return errors
+
+
+STRIDED_REQUIRED = ["bench", "impl", "transport", "method", "x", "y", "z", "cube", "bytes", "work_groups",
+                    "threads", "iters", "us", "us_min", "us_max", "GBps", "device", "commit", "date", "pes", "pair"]
+STRIDED_METHODS = {"per_block", "gio", "bound"}  # + memcpy3d on GPUs, where the peer is mapped
+
+
+def check_strided_file(path, transport=None, pair=None):
+    """Every line well formed; every method at every shape x * y * z = region of the cube."""
+    errors, seen = [], collections.defaultdict(set)
+    with open(path) as f:
+        lines = [l for l in f if l.strip()]
+    for n, line in enumerate(lines, 1):
+        where = "%s:%d" % (path, n)
+        try:
+            r = json.loads(line)
+        except ValueError as e:
+            errors.append("%s: does not parse: %s" % (where, e))
+            continue
+        missing = [k for k in STRIDED_REQUIRED if k not in r]
+        if missing:
+            errors.append("%s: missing %s" % (where, ", ".join(missing)))
+            continue
+        if r["bench"] != "strided" or r["x"] * r["y"] * r["z"] != r["bytes"] or max(r["x"], r["y"], r["z"]) > r["cube"]:
+            errors.append("%s: shape %rx%rx%r of %r bytes in cube %r" % (where, r["x"], r["y"], r["z"], r["bytes"], r["cube"]))
+        if transport and r["transport"] != transport:
+            errors.append("%s: transport %r, expected %r" % (where, r["transport"], transport))
+        if pair and r["pair"] != pair:
+            errors.append("%s: pair %r, expected %r" % (where, r["pair"], pair))
+        vals = [r["us_min"], r["us"], r["us_max"], r["GBps"]]
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in vals) or not vals[0] <= vals[1] <= vals[2]:
+            errors.append("%s: us_min/us/us_max/GBps %r" % (where, vals))
+        seen[r["method"]].add((r["x"], r["y"], r["z"]))
+    if set(seen) < STRIDED_METHODS:
+        errors.append("%s: methods %s, expected at least %s" % (path, sorted(seen), sorted(STRIDED_METHODS)))
+    shapes = set().union(*seen.values()) if seen else set()
+    errors += ["%s: %s lacks %d shape(s)" % (path, m, len(shapes - s)) for m, s in seen.items() if s != shapes]
+    return errors
+
+
+def check_strided(args):
+    errors = run(args, [], args.json)
+    if not errors:
+        errors = check_strided_file(args.json, args.transport, [0, 1])
+    one = args.json.replace(".jsonl", "_self.jsonl")
+    if not errors:
+        errors = run(args, [], one, npes=1)
+    if not errors:
+        errors = check_strided_file(one, None, [0, 0])
+    if not errors:
+        out = os.path.dirname(os.path.abspath(args.json))
+        p = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "strided_plot.py"), args.json,
+                            "--out", out], timeout=args.timeout)
+        if p.returncode != 0 or not os.path.exists(os.path.join(out, "strided_bw.png")):
+            errors.append("strided_plot.py exited %d or wrote no strided_bw.png" % p.returncode)
     return errors
 
 
@@ -257,8 +316,12 @@ def main():
         errors = check_coll_file(args.check, args.transport)
     elif args.check:
         errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
+    elif args.check and args.sub == "strided":
+        errors = check_strided_file(args.check, args.transport)
     elif args.sub == "coll":
         errors = check_coll(args)
+    elif args.sub == "strided":
+        errors = check_strided(args)
     else:
         errors = run(args, [], args.json)
         if not errors:

@@ -39,6 +39,7 @@ void fault_lock_dev_outside();
 void fault_lock_dev_misaligned();
 void fault_lock_dev_not_held();
 void fault_lock_dev_timeout();
+bool fault_strided(const std::string& name);  // fault_strided.cpp
 
 namespace {
 
@@ -296,6 +297,7 @@ int main(int argc, char** argv) {
       known = true;
       c.run();
     }
+  if (fault_strided(f)) known = true;
   if (!known) {
     fprintf(stderr, "fault: unknown fault name '%s'\n", f.c_str());
     return 64;

@@ -80,10 +80,24 @@ GIO_HDFN void shape_simplify(gio_strided_shape& s) {
   }
 }
 
-// Byte offsets of block `i` (blocks numbered innermost dimension fastest).
+// Byte offsets of block `i` (blocks numbered innermost dimension fastest). The divisions are
+// 32-bit where the counts allow (a GPU's 64-bit division is a long instruction sequence), and
+// absent for one dimension.
 GIO_HDFN void shape_offsets(const gio_strided_shape& s, size_t i, size_t& doff, size_t& soff) {
-  const size_t i0 = i % s.count[0], r = i / s.count[0];
-  const size_t i1 = r % s.count[1], i2 = r / s.count[1];
+  size_t i0 = i, i1 = 0, i2 = 0;
+  if (s.dims > 1) {
+    if ((i >> 32) == 0 && (s.count[0] >> 32) == 0 && (s.count[1] >> 32) == 0) {
+      const uint32_t r = (uint32_t)i / (uint32_t)s.count[0];
+      i0 = (uint32_t)i - r * (uint32_t)s.count[0];
+      i1 = s.dims > 2 ? r % (uint32_t)s.count[1] : r;
+      i2 = s.dims > 2 ? r / (uint32_t)s.count[1] : 0;
+    } else {
+      const size_t r = i / s.count[0];
+      i0 = i % s.count[0];
+      i1 = s.dims > 2 ? r % s.count[1] : r;
+      i2 = s.dims > 2 ? r / s.count[1] : 0;
+    }
+  }
   doff = i0 * (size_t)s.dstride[0] + i1 * (size_t)s.dstride[1] + i2 * (size_t)s.dstride[2];
   soff = i0 * (size_t)s.sstride[0] + i1 * (size_t)s.sstride[1] + i2 * (size_t)s.sstride[2];
 }

@@ -163,7 +163,7 @@ def check_strided_file(path, transport=None, pair=None):
         if not all(isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for v in vals) or not vals[0] <= vals[1] <= vals[2]:
             errors.append("%s: us_min/us/us_max/GBps %r" % (where, vals))
         seen[r["method"]].add((r["x"], r["y"], r["z"]))
-    if set(seen) < STRIDED_METHODS:
+    if not STRIDED_METHODS <= set(seen):
         errors.append("%s: methods %s, expected at least %s" % (path, sorted(seen), sorted(STRIDED_METHODS)))
     shapes = set().union(*seen.values()) if seen else set()
     errors += ["%s: %s lacks %d shape(s)" % (path, m, len(shapes - s)) for m, s in seen.items() if s != shapes]

@@ -8,7 +8,8 @@
 // - p2p: the lanes store straight into the peer's heap, specialised by block length and word size
 //   (device/p2p/strided.h). Nothing is packed: the stores are the pack.
 // - gda, proxy: one put (or get) per block, spread over the scope's lanes, each posting _nbi except
-//   its last (a blocking call waits for that one: a queue completes in order). A pack into a
+//   its last (a blocking call waits for that one: a queue completes in order). The lanes of a wave
+//   post each round together, which gda turns into one batch of WQEs with one doorbell. A pack into a
 //   staging buffer with one put would need an unpack at the target, where over gda nothing runs
 //   (the NIC writes one contiguous range per WQE) and over the proxy only a command the proxy
 //   unpacks itself (not built: see README "Strided RMA").

@@ -55,9 +55,11 @@ GIO_DFN void strided_per_block(const char* rt, const gio_device_state_v1& st, sh
   }
 }
 
-// The strided put (is_put) or get of `sh` between d and s; the symmetric side is on `pe`.
+// The strided put (is_put) or get of `sh` between d and s; the symmetric side is on `pe`. Out of
+// line on GPUs: one copy per scope, not one per call site (inlined into each of a kernel's calls,
+// the word-specialised loops made ptxas take 21 GB and many minutes for test_strided).
 template <typename S>
-GIO_DFN void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, gio_strided_check c,
+GIO_DOUT void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, gio_strided_check c,
                      gio_strided_shape sh, int pe, bool nbi) {
   S::sync();
   check_pe(rt, pe);

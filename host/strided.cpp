@@ -19,7 +19,8 @@ namespace {
 
 [[noreturn]] void fail_strided(const char* routine, const gio_strided_check& c, int pe) {
   if (c.fault == GIO_STRIDED_DST_STRIDE)
-    fatal(GIO_ERR_ARG, routine, "destination stride %lld (dimension %d, for PE %d) is below 1", c.value, c.dim, pe);
+    fatal(GIO_ERR_ARG, routine, "destination stride %lld (dimension %d, for PE %d) is below %lld", c.value, c.dim, pe,
+                  c.bound);
   if (c.fault == GIO_STRIDED_SRC_STRIDE)
     fatal(GIO_ERR_ARG, routine, "source stride %lld (dimension %d, for PE %d) is negative", c.value, c.dim, pe);
   fatal(GIO_ERR_ARG, routine, "ndims %lld is outside [1, %d]", c.value, GIO_STRIDED_MAX_DIMS);
@@ -63,7 +64,7 @@ void host_strided(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest,
 
 void host_blocks(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest, const void* src, ptrdiff_t dst,
                  ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem, int pe) {
-  host_strided(routine, ctx, is_put, dest, src, strided_check_strides(dst, sst, 0),
+  host_strided(routine, ctx, is_put, dest, src, strided_check_strides(dst, sst, 0, bsize),
                shape_blocks_of(dst, sst, bsize, nblocks, elem), pe);
 }
 

@@ -25,7 +25,8 @@ namespace dev {
 
 [[noreturn]] GIO_DOUT void fail_strided(const char* rt, gio_strided_check c, int pe) {
   if (c.fault == GIO_STRIDED_DST_STRIDE)
-    GIO_DEV_FATAL(rt, "destination stride %lld (dimension %d, for PE %d) is below 1", c.value, c.dim, pe);
+    GIO_DEV_FATAL(rt, "destination stride %lld (dimension %d, for PE %d) is below %lld", c.value, c.dim, pe,
+                  c.bound);
   if (c.fault == GIO_STRIDED_SRC_STRIDE)
     GIO_DEV_FATAL(rt, "source stride %lld (dimension %d, for PE %d) is negative", c.value, c.dim, pe);
   GIO_DEV_FATAL(rt, "ndims %lld is outside [1, %d]", c.value, GIO_STRIDED_MAX_DIMS);
@@ -90,7 +91,7 @@ GIO_DOUT void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, con
 template <typename S>
 GIO_DFN void blocks(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, ptrdiff_t dst,
                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem, int pe) {
-  strided<S>(rt, ctx, is_put, d, s, strided_check_strides(dst, sst, 0), shape_blocks_of(dst, sst, bsize, nblocks, elem),
+  strided<S>(rt, ctx, is_put, d, s, strided_check_strides(dst, sst, 0, bsize), shape_blocks_of(dst, sst, bsize, nblocks, elem),
              pe, false);
 }
 template <typename S>

@@ -105,29 +105,32 @@ GIO_HDFN void shape_offsets(const gio_strided_shape& s, size_t i, size_t& doff, 
 }  // namespace gio
 
 // Argument checks every strided routine makes, host and device alike (each side prints its own
-// error line from this): a destination stride below 1 would write two blocks onto one, and
-// negative strides are not supported; a source stride of 0 repeats one source block.
+// error line from this): a destination stride below the block (1 element; ibput: bsize) would
+// write two blocks onto one, and negative strides are not supported; a source stride of 0 repeats
+// one source block.
 enum gio_strided_fault { GIO_STRIDED_OK = 0, GIO_STRIDED_DST_STRIDE, GIO_STRIDED_SRC_STRIDE, GIO_STRIDED_NDIMS };
 struct gio_strided_check {
   int fault;        // gio_strided_fault
   int dim;          // the dimension at fault (subarrays), else 0
   long long value;  // the offending argument
+  long long bound;  // the least it may be (destination strides)
 };
 
 namespace gio {
-GIO_HDFN gio_strided_check strided_check_strides(ptrdiff_t dst, ptrdiff_t sst, int dim) {
-  if (dst < 1) return gio_strided_check{GIO_STRIDED_DST_STRIDE, dim, (long long)dst};
-  if (sst < 0) return gio_strided_check{GIO_STRIDED_SRC_STRIDE, dim, (long long)sst};
-  return gio_strided_check{GIO_STRIDED_OK, 0, 0};
+GIO_HDFN gio_strided_check strided_check_strides(ptrdiff_t dst, ptrdiff_t sst, int dim, size_t min_dst = 1) {
+  if (min_dst < 1) min_dst = 1;
+  if (dst < (ptrdiff_t)min_dst) return gio_strided_check{GIO_STRIDED_DST_STRIDE, dim, (long long)dst, (long long)min_dst};
+  if (sst < 0) return gio_strided_check{GIO_STRIDED_SRC_STRIDE, dim, (long long)sst, 0};
+  return gio_strided_check{GIO_STRIDED_OK, 0, 0, 0};
 }
 GIO_HDFN gio_strided_check strided_check_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
                                                   int ndims) {
-  if (ndims < 1 || ndims > GIO_STRIDED_MAX_DIMS) return gio_strided_check{GIO_STRIDED_NDIMS, 0, (long long)ndims};
+  if (ndims < 1 || ndims > GIO_STRIDED_MAX_DIMS) return gio_strided_check{GIO_STRIDED_NDIMS, 0, (long long)ndims, 1};
   for (int i = 0; i < ndims; ++i) {
     gio_strided_check c = strided_check_strides(dst_strides[i], src_strides[i], i);
     if (c.fault) return c;
   }
-  return gio_strided_check{GIO_STRIDED_OK, 0, 0};
+  return gio_strided_check{GIO_STRIDED_OK, 0, 0, 0};
 }
 // The shape of a subarray: counts[i] elements along dimension i (0 innermost), strides in elements.
 GIO_HDFN gio_strided_shape shape_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,

@@ -47,6 +47,9 @@ bool fault_strided(const std::string& name) {
   if (name == "host_iput_zero_stride") {
     long* s = pe0_sym();
     shmem_long_iput(s, s + 64, 0, 1, 4, 1);
+  } else if (name == "host_ibput_overlap") {  // blocks of 3 elements, 2 apart at the target
+    long* s = pe0_sym();
+    shmem_long_ibput(s, s + 64, 2, 4, 3, 2, 1);
   } else if (name == "host_subarray_past_end") {
     // 8 rows of 8 bytes, 1 MiB apart at the target: 7 MiB + 8 bytes, in a 4 MiB heap.
     char* s = (char*)pe0_sym();

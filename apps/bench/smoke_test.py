@@ -134,7 +134,7 @@ def check_coll(args):
 
 STRIDED_REQUIRED = ["bench", "impl", "transport", "method", "x", "y", "z", "cube", "bytes", "work_groups",
                     "threads", "iters", "us", "us_min", "us_max", "GBps", "device", "commit", "date", "pes", "pair"]
-STRIDED_METHODS = {"per_block", "gio", "bound"}  # + memcpy3d on GPUs, where the peer is mapped
+STRIDED_METHODS = {"per_block", "gio", "pack_put", "bound"}  # + memcpy3d on GPUs, where the peer is mapped
 
 
 def check_strided_file(path, transport=None, pair=None):

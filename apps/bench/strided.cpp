@@ -8,6 +8,11 @@
 //              planes (or rows, with fewer planes than work-groups)
 //   memcpy3d   cudaMemcpy3DAsync / hipMemcpy3DAsync into the peer's mapped heap (GPU platforms,
 //              p2p peers only): the copy engines' strided copy
+//   pack_put   the GPU MPI_Pack pipeline by hand: A's work-groups pack their share of the rows into a
+//              contiguous staging buffer and put it with a signal into B's staging buffer; B's
+//              work-groups (a kernel of their own) unpack it into the cube and acknowledge, so A may
+//              reuse B's staging for the next transfer. Timed on A, acknowledgements included. With
+//              A = B one kernel does it all: each work-group unpacks the rows it put, after a quiet
 //   bound      the same number of bytes as one contiguous put (shmemx_putmem_wg split over the
 //              work-groups): what any method of moving the region can hope for
 // Each (shape, method) first runs once untimed; B then checks every byte of its region and the
@@ -21,8 +26,8 @@
 namespace bench {
 namespace {
 
-enum method_t { M_PER_BLOCK, M_GIO, M_MEMCPY3D, M_BOUND, M_COUNT };
-const char* const kMethod[] = {"per_block", "gio", "memcpy3d", "bound"};
+enum method_t { M_PER_BLOCK, M_GIO, M_PACK_PUT, M_MEMCPY3D, M_BOUND, M_COUNT };
+const char* const kMethod[] = {"per_block", "gio", "pack_put", "memcpy3d", "bound"};
 
 struct shape3 {
   size_t x, y, z, e;  // row bytes, rows, planes, cube edge
@@ -75,6 +80,78 @@ __global__ void bound_kernel(uint8_t* dst, const uint8_t* src, size_t n, int pe,
   if (threadIdx.x == 0) shmem_quiet();
 }
 
+// Rows [r0, r1) of the region are work-group g's share in pack_put.
+struct rows_share {
+  size_t r0, r1;
+  __device__ rows_share(const shape3& s) {
+    const size_t rows = s.y * s.z, per = (rows + gridDim.x - 1) / gridDim.x;
+    r0 = blockIdx.x * per < rows ? blockIdx.x * per : rows;
+    r1 = r0 + per < rows ? r0 + per : rows;
+  }
+};
+
+// Copies the share's rows between the cube and the contiguous staging buffer (pack: cube ->
+// staging), with the widest word the row length allows, every thread of the work-group.
+template <typename W>
+__device__ void pack_rows(uint8_t* stage, uint8_t* cube, const shape3& s, const rows_share& sh, bool pack) {
+  const size_t per_row = s.x / sizeof(W), n = (sh.r1 - sh.r0) * per_row;
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+    const size_t r = sh.r0 + i / per_row, k = i % per_row;
+    W* c = (W*)(cube + s.row_off(r)) + k;
+    W* t = (W*)(stage + r * s.x) + k;
+    if (pack) *t = *c;
+    else *c = *t;
+  }
+}
+struct alignas(16) word16 {
+  unsigned long long a, b;
+};
+__device__ void pack_share(uint8_t* stage, uint8_t* cube, const shape3& s, const rows_share& sh, bool pack) {
+  if (s.x % 16 == 0) pack_rows<word16>(stage, cube, s, sh, pack);
+  else if (s.x % 8 == 0) pack_rows<unsigned long long>(stage, cube, s, sh, pack);
+  else if (s.x % 4 == 0) pack_rows<unsigned int>(stage, cube, s, sh, pack);
+  else pack_rows<uint8_t>(stage, cube, s, sh, pack);
+}
+
+// sig (on B) counts the work-groups' puts that landed, ack (on A) B's work-groups done unpacking.
+__global__ void pack_put_kernel(uint8_t* stage_a, uint8_t* stage_b, const uint8_t* src, uint8_t* dst, shape3 s,
+                                uint64_t* sig, uint64_t* ack, int pe, int iters, bool self) {
+  const rows_share sh(s);
+  if (self) {
+    for (int it = 0; it < iters; ++it) {
+      pack_share(stage_a, (uint8_t*)src, s, sh, true);
+      shmemx_putmem_wg(stage_b + sh.r0 * s.x, stage_a + sh.r0 * s.x, (sh.r1 - sh.r0) * s.x, pe);
+      if (threadIdx.x == 0) shmem_quiet();
+      __syncthreads();
+      pack_share(stage_b, dst, s, sh, false);
+      __syncthreads();
+    }
+    return;
+  }
+  for (int it = 0; it < iters; ++it) {
+    if (it > 0) {  // B must have emptied its staging buffer
+      if (threadIdx.x == 0) shmem_signal_wait_until(ack, SHMEM_CMP_GE, (uint64_t)gridDim.x * it);
+      __syncthreads();
+    }
+    pack_share(stage_a, (uint8_t*)src, s, sh, true);
+    __syncthreads();
+    shmemx_putmem_signal_wg(stage_b + sh.r0 * s.x, stage_a + sh.r0 * s.x, (sh.r1 - sh.r0) * s.x, sig, 1,
+                            SHMEM_SIGNAL_ADD, pe);
+  }
+  if (threadIdx.x == 0) shmem_signal_wait_until(ack, SHMEM_CMP_GE, (uint64_t)gridDim.x * iters);
+}
+__global__ void unpack_kernel(uint8_t* stage_b, uint8_t* dst, shape3 s, uint64_t* sig, uint64_t* ack, int pe_a,
+                              int iters) {
+  const rows_share sh(s);
+  for (int it = 0; it < iters; ++it) {
+    if (threadIdx.x == 0) shmem_signal_wait_until(sig, SHMEM_CMP_GE, (uint64_t)gridDim.x * (it + 1));
+    __syncthreads();
+    pack_share(stage_b, dst, s, sh, false);
+    __syncthreads();  // every load from the staging buffer is done before it is handed back
+    if (threadIdx.x == 0) shmem_signal_add(ack, 1, pe_a);
+  }
+}
+
 // B's check: every byte of the region, and the byte after each row (the gap must stay 0).
 __global__ void check_kernel(const uint8_t* dst, shape3 s, bool contiguous, unsigned long long* bad) {
   const size_t n = s.x * s.y * s.z, nt = (size_t)gridDim.x * blockDim.x;
@@ -115,9 +192,20 @@ struct bufs {
   uint8_t* src;
   uint8_t* dst;
   void* dst_mapped;  // dst on the peer, as this process addresses it (memcpy3d), or nullptr
+  uint8_t* stage_a;  // pack_put: A packs here
+  uint8_t* stage_b;  // ... and puts here on B
+  uint64_t* sigs;    // pack_put: [0] landed puts (on B), [1] acknowledgements (on A)
   unsigned long long* bad;
-  hipStream_t stream;
+  hipStream_t stream, stream_b;  // stream_b: B's unpack kernel (A and B are one PE with --pair A,A)
 };
+
+// B's half of pack_put, started before A's (with one PE, A's launch waits for its own end).
+void launch_b(method_t m, const bufs& b, const shape3& s, int wgs, int iters) {
+  if (m != M_PACK_PUT || !is_b() || pair_is_self()) return;
+  hipLaunchKernelGGL(unpack_kernel, dim3(wgs), dim3(g_opt.threads), 0, b.stream_b, b.stage_b, b.dst, s, b.sigs,
+                     b.sigs + 1, g_opt.pair_a, iters);
+  hip_check(hipGetLastError(), "launching the unpack kernel");
+}
 
 // Runs method m on A: `iters` transfers. Returns the elapsed microseconds (events around them).
 double launch(method_t m, const bufs& b, const shape3& s, int wgs, int iters) {
@@ -130,6 +218,10 @@ double launch(method_t m, const bufs& b, const shape3& s, int wgs, int iters) {
   switch (m) {
     case M_PER_BLOCK: hipLaunchKernelGGL(per_block_kernel, grid, block, 0, b.stream, b.dst, b.src, s, pe, iters); break;
     case M_GIO: hipLaunchKernelGGL(gio_kernel, grid, block, 0, b.stream, b.dst, b.src, s, pe, iters); break;
+    case M_PACK_PUT:
+      hipLaunchKernelGGL(pack_put_kernel, grid, block, 0, b.stream, b.stage_a, b.stage_b, b.src, b.dst, s, b.sigs,
+                         b.sigs + 1, pe, iters, pair_is_self());
+      break;
     case M_BOUND:
       hipLaunchKernelGGL(bound_kernel, grid, block, 0, b.stream, b.dst, b.src, s.x * s.y * s.z, pe, iters);
       break;
@@ -175,8 +267,12 @@ void run_strided() {
       fprintf(stderr, "gio-bench strided: two cubes of %zu bytes do not fit the heap (GIO_SYMMETRIC_SIZE)\n", e * e * e);
     b_abort(1);
   }
+  b.stage_a = (uint8_t*)b_malloc(region);
+  b.stage_b = (uint8_t*)b_malloc(region);
+  b.sigs = (uint64_t*)b_malloc(2 * sizeof(uint64_t));
   hip_check(hipMalloc(&b.bad, sizeof *b.bad), "hipMalloc");
   hip_check(hipStreamCreateWithFlags(&b.stream, hipStreamNonBlocking), "hipStreamCreate");
+  hip_check(hipStreamCreateWithFlags(&b.stream_b, hipStreamNonBlocking), "hipStreamCreate");
   hipLaunchKernelGGL(fill_kernel, dim3(256), dim3(256), 0, 0, b.src, e * e * e);
   hip_check(hipMemset(b.dst, 0, e * e * e), "hipMemset");
   device_sync("filling the cubes");
@@ -198,13 +294,15 @@ void run_strided() {
           hip_check(hipMemset(b.dst, 0, extent(s)), "hipMemset");
           device_sync("clearing the region");
         }
-        pair_step(nullptr, 0, [&] {
+        pair_step(b.sigs, 2, [&] {
+          launch_b(m, b, s, wgs, 1);
           if (is_a()) launch(m, b, s, wgs, 1);
         });
         check_on_b(m, b, s);
         std::vector<double> us;
         for (int r = 0; r < g_opt.reps; ++r)
-          pair_step(nullptr, 0, [&] {
+          pair_step(b.sigs, 2, [&] {
+            launch_b(m, b, s, wgs, g_opt.iters);
             if (is_a()) us.push_back(launch(m, b, s, wgs, g_opt.iters) / g_opt.iters);
           });
         if (!is_a()) continue;
@@ -216,6 +314,10 @@ void run_strided() {
         report_strided(rec);
       }
   hip_check(hipStreamDestroy(b.stream), "hipStreamDestroy");
+  hip_check(hipStreamDestroy(b.stream_b), "hipStreamDestroy");
+  b_free(b.sigs);
+  b_free(b.stage_b);
+  b_free(b.stage_a);
   hip_check(hipFree(b.bad), "hipFree");
   b_free(b.dst);
   b_free(b.src);

@@ -19,7 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-STYLE = {"per_block": "o-", "gio": "s-", "memcpy3d": "^-", "bound": "k--"}
+STYLE = {"per_block": "o-", "gio": "s-", "pack_put": "v-", "memcpy3d": "^-", "bound": "k--"}
 
 
 def load(paths):

@@ -44,21 +44,21 @@ char host_mem[64];
 
 // Runs the case `name` if it is one of these (returning only if GIO did not stop it).
 bool fault_strided(const std::string& name) {
-  if (name == "host_iput_zero_stride") {
+  if (name == "strided_iput_zero_stride") {
     long* s = pe0_sym();
     shmem_long_iput(s, s + 64, 0, 1, 4, 1);
-  } else if (name == "host_ibput_overlap") {  // blocks of 3 elements, 2 apart at the target
+  } else if (name == "strided_ibput_overlap") {  // blocks of 3 elements, 2 apart at the target
     long* s = pe0_sym();
     shmem_long_ibput(s, s + 64, 2, 4, 3, 2, 1);
-  } else if (name == "host_subarray_past_end") {
+  } else if (name == "strided_subarray_past_end") {
     // 8 rows of 8 bytes, 1 MiB apart at the target: 7 MiB + 8 bytes, in a 4 MiB heap.
     char* s = (char*)pe0_sym();
     const ptrdiff_t ds[2] = {1, 1 << 20}, ss[2] = {1, 8};
     const size_t counts[2] = {8, 8};
     shmemx_putmem_subarray(s, ds, host_mem, ss, counts, 2, 1, 1);
-  } else if (name == "dev_iget_negative_stride") {
+  } else if (name == "dev_strided_iget_negative_stride") {
     launch(SF_IGET_NEG, 1);
-  } else if (name == "dev_subarray_ndims") {
+  } else if (name == "dev_strided_subarray_ndims") {
     launch(SF_SUB_NDIMS, 64);
   } else {
     return false;

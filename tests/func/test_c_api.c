@@ -268,6 +268,30 @@ static void locks_nbi_legacy(void) {
   shmem_udcflush();
   shmem_clear_cache_inv();
   shfree(ctr);
+/* Strided RMA from C: iput into every other element of the next PE, ibget of blocks back, and a
+   2D subarray put (libgio's C symbols of device/api/c/shmem_c_table.h). */
+static void strided(void) {
+  const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+  long* a = (long*)shmem_calloc(64, sizeof(long));
+  long src[16];
+  for (int k = 0; k < 16; ++k) src[k] = me * 1000 + k;
+  shmem_long_iput(a, src, 2, 1, 8, next);                    /* a[2k] = src[k], k < 8 */
+  shmem_ctx_iput64(SHMEM_CTX_DEFAULT, a + 32, src, 1, 2, 4, next); /* a[32 + k] = src[2k], k < 4 */
+  const ptrdiff_t ds[2] = {1, 8}, ss[2] = {1, 4};
+  const size_t counts[2] = {3, 2};
+  shmemx_putmem_subarray(a + 48, ds, src, ss, counts, 2, sizeof(long), next); /* 2 rows of 3 */
+  shmem_barrier_all();
+  long got[64];
+  shmem_long_get(got, a, 64, me);
+  for (int k = 0; k < 16; ++k) CHECK(got[k] == (k % 2 ? 0 : prev * 1000 + k / 2));
+  for (int k = 0; k < 4; ++k) CHECK(got[32 + k] == prev * 1000 + 2 * k);
+  for (int r = 0; r < 2; ++r)
+    for (int k = 0; k < 8; ++k) CHECK(got[48 + r * 8 + k] == (k < 3 ? prev * 1000 + r * 4 + k : 0));
+  long back[8] = {0};
+  shmem_long_ibget(back, a, 4, 2, 1, 2, next); /* blocks of 1 element: back[0], back[4] = a[0], a[2] */
+  CHECK(back[0] == me * 1000 && back[4] == me * 1000 + 1 && back[1] == 0); /* next's a came from me */
+  shmem_barrier_all();
+  shmem_free(a);
 }
 
 int main(void) {
@@ -288,6 +312,7 @@ int main(void) {
   signals_and_waits();
   teams_and_collectives();
   locks_nbi_legacy();
+  strided();
   shmem_free(hinted);
   shmem_finalize();
   if (me == 0) printf("test_c_api: every check passed at %d PEs\n", npes);

@@ -238,6 +238,48 @@
   GIO_C_X(void, shmem_udcflush, (void), (void)0)                                                           \
   GIO_C_X(void, shmem_udcflush_line, (void* dest), (void)dest)
 #define GIO_C_CMP_NE 1 /* SHMEM_CMP_NE */
+// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget}, the sized forms, shmemx_[ctx_]{put,get}mem_subarray
+// (host/strided.cpp)
+#define GIO_C_STRIDED_CTX(NAME, T, CTXP)                                                                   \
+  GIO_C_X(void, shmem_##CTXP##NAME##_iput,                                                                  \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),     \
+    gio_host_iput(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, nelems, sizeof(T), pe))              \
+  GIO_C_X(void, shmem_##CTXP##NAME##_iget,                                                                  \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe),     \
+    gio_host_iget(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, nelems, sizeof(T), pe))              \
+  GIO_C_X(void, shmem_##CTXP##NAME##_ibput,                                                                 \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+     int pe),                                                                                                \
+    gio_host_ibput(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, bsize, nblocks, sizeof(T), pe))     \
+  GIO_C_X(void, shmem_##CTXP##NAME##_ibget,                                                                 \
+    (GIO_C_CTXARG_##CTXP T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+     int pe),                                                                                                \
+    gio_host_ibget(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, bsize, nblocks, sizeof(T), pe))
+#define GIO_C_STRIDED(NAME, T) GIO_C_STRIDED_CTX(NAME, T, ) GIO_C_STRIDED_CTX(NAME, T, ctx_)
+#define GIO_C_SIZED_STRIDED_CTX(BITS, BYTES, CTXP)                                                         \
+  GIO_C_X(void, shmem_##CTXP##iput##BITS,                                                                   \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+    gio_host_iput(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, nelems, BYTES, pe))                  \
+  GIO_C_X(void, shmem_##CTXP##iget##BITS,                                                                   \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
+    gio_host_iget(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, nelems, BYTES, pe))                  \
+  GIO_C_X(void, shmem_##CTXP##ibput##BITS,                                                                  \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+     size_t nblocks, int pe),                                                                                \
+    gio_host_ibput(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, bsize, nblocks, BYTES, pe))         \
+  GIO_C_X(void, shmem_##CTXP##ibget##BITS,                                                                  \
+    (GIO_C_CTXARG_##CTXP void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+     size_t nblocks, int pe),                                                                                \
+    gio_host_ibget(__func__, GIO_C_CTX_##CTXP, dest, source, dst, sst, bsize, nblocks, BYTES, pe))
+#define GIO_C_SIZED_STRIDED(BITS, BYTES) GIO_C_SIZED_STRIDED_CTX(BITS, BYTES, ) GIO_C_SIZED_STRIDED_CTX(BITS, BYTES, ctx_)
+#define GIO_C_SUBARRAY_CTX(OP, FN, CTXP)                                                                   \
+  GIO_C_X(void, shmemx_##CTXP##OP##_subarray,                                                               \
+    (GIO_C_CTXARG_##CTXP void* dest, const ptrdiff_t* dst_strides, const void* source,                      \
+     const ptrdiff_t* src_strides, const size_t* counts, int ndims, size_t elem_size, int pe),              \
+    FN(__func__, GIO_C_CTX_##CTXP, dest, dst_strides, source, src_strides, counts, ndims, elem_size, pe))
+#define GIO_C_SUBARRAYS                                                                                    \
+  GIO_C_SUBARRAY_CTX(putmem, gio_host_put_subarray, ) GIO_C_SUBARRAY_CTX(putmem, gio_host_put_subarray, ctx_) \
+  GIO_C_SUBARRAY_CTX(getmem, gio_host_get_subarray, ) GIO_C_SUBARRAY_CTX(getmem, gio_host_get_subarray, ctx_)
 
 // Everything above, by family (each file of host/capi/ defines one family).
 #define GIO_C_FAMILY_RMA GIO_C_MEMS GIO_RMA_TYPES(GIO_C_TYPED) GIO_RMA_SIZES(GIO_C_SIZED)
@@ -251,3 +293,5 @@
   GIO_AMO_BIT_TYPES(GIO_C_AMO_NBI_BIT)
 // What only C programs see (C++ has these as inline routines; GIO_C_FAMILY_LEGACY both do).
 #define GIO_C_ALL GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT GIO_C_FAMILY_LOCK_NBI
+#define GIO_C_FAMILY_STRIDED GIO_RMA_TYPES(GIO_C_STRIDED) GIO_RMA_SIZES(GIO_C_SIZED_STRIDED) GIO_C_SUBARRAYS
+#define GIO_C_ALL GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT GIO_C_FAMILY_STRIDED

@@ -268,6 +268,8 @@ static void locks_nbi_legacy(void) {
   shmem_udcflush();
   shmem_clear_cache_inv();
   shfree(ctr);
+}
+
 /* Strided RMA from C: iput into every other element of the next PE, ibget of blocks back, and a
    2D subarray put (libgio's C symbols of device/api/c/shmem_c_table.h). */
 static void strided(void) {

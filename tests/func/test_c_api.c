@@ -262,7 +262,7 @@ static void locks_nbi_legacy(void) {
   shmem_barrier_all();
   if (me == 1 % npes) shmem_int_p(ctr, 42, 0);
   if (me == 0) shmem_int_wait(ctr, npes * (npes + 1) / 2 + npes); /* wait until it changes */
-  if (me == 0) CHECK(*ctr == 42 || npes == 1);
+  if (me == 0) CHECK(shmem_int_g(ctr, 0) == 42 || npes == 1);
   shmem_barrier_all();
   CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, ctr, me) == shmem_ptr(ctr, me));
   shmem_udcflush();

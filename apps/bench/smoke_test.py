@@ -314,10 +314,10 @@ def main():
         errors = check_pairs(args)
     elif args.check and args.sub == "coll":
         errors = check_coll_file(args.check, args.transport)
-    elif args.check:
-        errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
     elif args.check and args.sub == "strided":
         errors = check_strided_file(args.check, args.transport)
+    elif args.check:
+        errors = check_file(args.check, args.sub, EXPECTED.get(args.sub, set()), args.transport)
     elif args.sub == "coll":
         errors = check_coll(args)
     elif args.sub == "strided":

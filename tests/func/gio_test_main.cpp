@@ -47,10 +47,12 @@ int main(int argc, char** argv) {
   if (mpi_up) {
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   } else {
+    // Through the API: the heap is GPU memory on cuda and hip.
     int* w = (int*)shmem_malloc(2 * sizeof(int));
-    w[0] = rc;
+    shmem_int_p(&w[0], rc, me);
+    shmem_barrier_all();
     shmem_int_max_reduce(SHMEM_TEAM_WORLD, &w[1], &w[0], 1);
-    any = w[1];
+    any = shmem_int_g(&w[1], me);
     shmem_free(w);
   }
   if (me == 0 && any && !rc) fprintf(stderr, "another PE failed (see its [PE n] lines)\n");

@@ -132,6 +132,30 @@ GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
   return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
 
+// Strided: iput/iget (nelems single elements) and the 1.6 ibput/ibget (nblocks blocks of bsize).
+#define GIO_GEN_STRIDED(NAME, PUT, BLOCK_PARAMS, BSIZE, N)                                             \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const GIO_V* source, ptrdiff_t dst, ptrdiff_t sst, \
+                             BLOCK_PARAMS, int pe) {                                                  \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    gio_rma_blocks("shmem_" #NAME, ctx, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);        \
+  }                                                                                                   \
+  template <typename T>                                                                               \
+  GIO_HDFN void shmem_##NAME(T* dest, const GIO_V* source, ptrdiff_t dst, ptrdiff_t sst, BLOCK_PARAMS, \
+                             int pe) {                                                                \
+    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+    gio_rma_blocks("shmem_" #NAME, nullptr, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);    \
+  }
+#define GIO_ONE size_t nelems
+#define GIO_BLOCKS size_t bsize, size_t nblocks
+GIO_GEN_STRIDED(iput, true, GIO_ONE, 1, nelems)
+GIO_GEN_STRIDED(iget, false, GIO_ONE, 1, nelems)
+GIO_GEN_STRIDED(ibput, true, GIO_BLOCKS, bsize, nblocks)
+GIO_GEN_STRIDED(ibget, false, GIO_BLOCKS, bsize, nblocks)
+#undef GIO_GEN_STRIDED
+#undef GIO_ONE
+#undef GIO_BLOCKS
+
 // Non-blocking fetching atomics: (fetch, dest, [args,] pe) and (ctx, fetch, dest, [args,] pe).
 #define GIO_GEN_AMO_NBI(NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                      \
   template <typename T>                                                                               \

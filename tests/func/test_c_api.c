@@ -289,6 +289,10 @@ static void strided(void) {
   for (int k = 0; k < 4; ++k) CHECK(got[32 + k] == prev * 1000 + 2 * k);
   for (int r = 0; r < 2; ++r)
     for (int k = 0; k < 8; ++k) CHECK(got[48 + r * 8 + k] == (k < 3 ? prev * 1000 + r * 4 + k : 0));
+  long twice[8] = {0};
+  shmem_iget(twice, a, 2, 2, 4, next); /* generic: twice[2k] = next's a[2k], k < 4 (next's a came from me) */
+  for (int k = 0; k < 4; ++k) CHECK(twice[2 * k] == me * 1000 + k && twice[2 * k + 1] == 0);
+  shmem_barrier_all();
   long back[8] = {0};
   shmem_long_ibget(back, a, 4, 2, 1, 2, next); /* blocks of 1 element: back[0], back[4] = a[0], a[2] */
   CHECK(back[0] == me * 1000 && back[4] == me * 1000 + 1 && back[1] == 0); /* next's a came from me */

@@ -119,6 +119,21 @@
 #define shmem_atomic_fetch_xor(...) GIO_CG_BY_COUNT(GIO_CG_fxor, __VA_ARGS__)
 #define shmem_atomic_xor(...) GIO_CG_BY_COUNT(GIO_CG_xor, __VA_ARGS__)
 
+// Strided: shmem_iput(dest, source, dst, sst, nelems, pe), shmem_ibput(dest, source, dst, sst, bsize,
+// nblocks, pe), and the ctx forms (one argument more).
+#define GIO_CG_iput_6(d, ...) GIO_CG(GIO_CG_RMA, _iput, d)(d, __VA_ARGS__)
+#define GIO_CG_iput_7(c, d, ...) GIO_CG_CTX(GIO_CG_RMA, _iput, d)(c, d, __VA_ARGS__)
+#define GIO_CG_iget_6(d, ...) GIO_CG(GIO_CG_RMA, _iget, d)(d, __VA_ARGS__)
+#define GIO_CG_iget_7(c, d, ...) GIO_CG_CTX(GIO_CG_RMA, _iget, d)(c, d, __VA_ARGS__)
+#define GIO_CG_ibput_7(d, ...) GIO_CG(GIO_CG_RMA, _ibput, d)(d, __VA_ARGS__)
+#define GIO_CG_ibput_8(c, d, ...) GIO_CG_CTX(GIO_CG_RMA, _ibput, d)(c, d, __VA_ARGS__)
+#define GIO_CG_ibget_7(d, ...) GIO_CG(GIO_CG_RMA, _ibget, d)(d, __VA_ARGS__)
+#define GIO_CG_ibget_8(c, d, ...) GIO_CG_CTX(GIO_CG_RMA, _ibget, d)(c, d, __VA_ARGS__)
+#define shmem_iput(...) GIO_CG_BY_COUNT(GIO_CG_iput, __VA_ARGS__)
+#define shmem_iget(...) GIO_CG_BY_COUNT(GIO_CG_iget, __VA_ARGS__)
+#define shmem_ibput(...) GIO_CG_BY_COUNT(GIO_CG_ibput, __VA_ARGS__)
+#define shmem_ibget(...) GIO_CG_BY_COUNT(GIO_CG_ibget, __VA_ARGS__)
+
 // Non-blocking fetching atomics: (fetch, dest, ..., pe), or (ctx, fetch, dest, ..., pe); picked by dest.
 #define GIO_CG_N(TABLE, S, f, d, ...) GIO_CG(TABLE, S, d)(f, d, __VA_ARGS__)
 #define GIO_CG_NC(TABLE, S, c, f, d, ...) GIO_CG_CTX(TABLE, S, d)(c, f, d, __VA_ARGS__)

@@ -54,12 +54,13 @@ void host_strided(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest,
     }
     return;
   }
-  uint8_t* base = r.peers[pe].base;
-  if (!base) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
+  // The peer's heap or data segment (a global's offset is marked, host/heap/globals.h), as mapped here.
+  uint8_t* at = sym_mapped(r, off, pe);
+  if (!at) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
   if (is_put)
-    gpu::copy_strided(base + off, src, sh, routine);
+    gpu::copy_strided(at, src, sh, routine);
   else
-    gpu::copy_strided(dest, base + off, sh, routine);
+    gpu::copy_strided(dest, at, sh, routine);
 }
 
 void host_blocks(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest, const void* src, ptrdiff_t dst,

@@ -25,6 +25,7 @@ int g_collect[64];
 long g_reduce_src[16], g_reduce_dst[16];
 long g_flags[2];  // host waits
 uint64_t g_wait_sig;
+static short s_strided[40];  // strided RMA lands in a static array (tests-sos's iput tests)
 long g_lock;            // zero before its first use, as the spec asks
 long g_locked_counter;  // moved only under g_lock, with a plain get and put
 long g_pSync[SHMEM_BCAST_SYNC_SIZE];  // SHMEM_SYNC_VALUE (0) from .bss, as the spec asks
@@ -148,6 +149,23 @@ TEST(Globals, AtomicsContendedByEveryPE) {
     EXPECT_EQ(shmem_uint32_atomic_fetch_xor(&g_counter32, 0x01u, target32), 0x3cu);
     EXPECT_EQ(shmem_uint32_atomic_fetch(&g_counter32, target32), 0x3du) << via(target32);
   }
+  shmem_barrier_all();
+}
+
+// Strided puts and gets whose remote side is a static array.
+TEST(Globals, StridedIputIgetOnAStatic) {
+  const int next = (me() + 1) % npes(), prev = (me() + npes() - 1) % npes();
+  for (short& v : s_strided) v = -1;
+  shmem_barrier_all();
+  short src[10];
+  for (int k = 0; k < 10; ++k) src[k] = (short)(me() * 100 + k);
+  shmem_short_iput(s_strided, src, 4, 1, 10, next);  // next's s_strided[4k] = src[k]
+  shmem_barrier_all();
+  for (int k = 0; k < 40; ++k)
+    EXPECT_EQ(s_strided[k], k % 4 ? -1 : prev * 100 + k / 4) << "element " << k << " of the static";
+  short back[10] = {0};
+  shmem_short_iget(back, s_strided, 1, 4, 10, next);  // next's s_strided[4k] came from me
+  for (int k = 0; k < 10; ++k) EXPECT_EQ(back[k], me() * 100 + k) << via(next);
   shmem_barrier_all();
 }
 

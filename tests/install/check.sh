@@ -54,7 +54,7 @@ linker=c++
 
 progs=(hello_oshcxx cmake-build/hello_cmake hello_pc)
 # A C11 program through oshcc: shmem.h from C, libgio's C symbols.
-"$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror -O2 "$src/hello.c" -o hello_c
+"$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror -O2 -o hello_c "$src/hello.c" -lm
 progs+=(hello_c)
 
 if [[ $platform != host ]]; then

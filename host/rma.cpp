@@ -113,14 +113,21 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
 
 // Every host operation has completed when it returns. What is left is what kernels issued and did
 // not complete themselves: their gda WQEs and proxy commands (p2p stores are done when the kernel is).
+// SHMEM_CTX_INVALID, what a failed shmem_team_create_ctx stores, may be quieted, fenced and
+// destroyed with no effect: the spec's own shmem_team_create_ctx example does so on the PEs
+// outside the team.
+static bool ctx_invalid(gio_ctx_v1* ctx) { return ctx == (gio_ctx_v1*)(uintptr_t)-1; }
+
 extern "C" void gio_host_quiet(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_quiet");
+  if (ctx_invalid(ctx)) return;
   check_host_ctx(r, "shmem_quiet", ctx);
   gda_drain(r, "shmem_quiet");
   proxy_drain(r, "shmem_quiet");
 }
 extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_fence");
+  if (ctx_invalid(ctx)) return;
   check_host_ctx(r, "shmem_fence", ctx);
 }
 
@@ -198,7 +205,7 @@ extern "C" int gio_host_ctx_create(long options, gio_ctx_v1** ctx) {
 
 extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_ctx_destroy");
-  if (!ctx) return;
+  if (!ctx || ctx_invalid(ctx)) return;
   check_host_ctx(r, "shmem_ctx_destroy", ctx);
   team_ctx_reset(r, ctx);
   std::lock_guard<std::mutex> g(r.ctx_lock);

@@ -440,3 +440,16 @@ TEST(DeviceCtx, FenceBelongsToTheCallingContext) {
   EXPECT_EQ(got[1], 0u) << "work-group " << b << " (same queue set, no shmem_fence) posted a fenced WQE";
   shmem_barrier_all();
 }
+
+// The context a failed shmem_team_create_ctx leaves (SHMEM_CTX_INVALID, as on PEs outside the team
+// in the spec's shmem_team_create_ctx example) may be quieted, fenced and destroyed: nothing happens.
+TEST(HostCtx, InvalidContextQuietFenceDestroyDoNothing) {
+  shmem_team_t none = SHMEM_TEAM_INVALID;
+  shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+  EXPECT_NE(shmem_team_create_ctx(none, 0, &ctx), 0);
+  EXPECT_EQ(ctx, SHMEM_CTX_INVALID);
+  shmem_ctx_quiet(ctx);
+  shmem_ctx_fence(ctx);
+  shmem_ctx_destroy(ctx);
+  shmem_barrier_all();
+}

@@ -40,6 +40,7 @@ GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
 template <typename S>
 GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   check_pe(rt, pe);
+  if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
   check_sym(rt, dst, n, pe);
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;
@@ -60,6 +61,7 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
 template <typename S>
 GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   check_pe(rt, pe);
+  if (n == 0) return;
   check_sym(rt, src, n, pe);
   check_ctx(rt, ctx);
   const gio_device_state_v1& st = GIO_DSTATE;

@@ -313,6 +313,15 @@ int main(void) {
   void* hinted = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE);
   CHECK(hinted != NULL && shmem_addr_accessible(hinted, (me + 1) % npes));
   CHECK(shmemx_transport_name((me + 1) % npes) != NULL);
+  /* nelems 0 moves nothing, whatever the pointers (tests-sos's zero_comm and nop_collectives). */
+  shmem_putmem(NULL, NULL, 0, (me + 1) % npes);
+  shmem_getmem_nbi(NULL, NULL, 0, (me + 1) % npes);
+  shmem_int_put(NULL, NULL, 0, (me + 1) % npes);
+  CHECK(shmem_int_broadcast(SHMEM_TEAM_WORLD, NULL, NULL, 0, 0) == 0);
+  CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
+  CHECK(shmem_fcollectmem(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
+  CHECK(shmem_int_alltoall(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
+  shmem_quiet();
   rma();
   amo();
   signals_and_waits();

@@ -264,3 +264,20 @@ TEST(RmaConcurrency, EveryThreadOfSeveralWorkGroupsPuts) {
   for (size_t i = 0; i < total; ++i)
     ASSERT_EQ(got[i], pattern(prev_pe(), i, 11)) << "byte " << i << " (thread " << i / slice << ")";
 }
+
+// nelems 0 moves nothing and addresses nothing, so any pointers do (nullptr included), at every scope.
+__global__ void zero_length_kernel(int pe) {
+  shmem_putmem(nullptr, nullptr, 0, pe);
+  shmem_getmem_nbi(nullptr, nullptr, 0, pe);
+  shmemx_putmem_wave(nullptr, nullptr, 0, pe);
+  shmemx_getmem_wg(nullptr, nullptr, 0, pe);
+  shmem_quiet();
+}
+TEST(RmaZeroLength, NullPointersInKernelsAndHost) {
+  const int next = (me() + 1) % npes();
+  hipLaunchKernelGGL(zero_length_kernel, dim3(2), dim3(64), 0, 0, next);
+  ASSERT_TRUE(synced());
+  shmem_putmem(nullptr, nullptr, 0, next);
+  shmem_int_get(nullptr, nullptr, 0, next);
+  shmem_barrier_all();
+}

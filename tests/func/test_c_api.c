@@ -312,6 +312,12 @@ int main(void) {
   shmem_pcontrol(1);
   void* hinted = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE);
   CHECK(hinted != NULL && shmem_addr_accessible(hinted, (me + 1) % npes));
+  long* unknown = shmem_malloc_with_hints(sizeof(long), ~1L); /* hints GIO does not know: ignored */
+  CHECK(unknown != NULL);
+  shmem_long_p(unknown, 5, (me + 1) % npes);
+  shmem_barrier_all();
+  CHECK(shmem_long_g(unknown, me) == 5);
+  shmem_free(unknown);
   CHECK(shmemx_transport_name((me + 1) % npes) != NULL);
   /* nelems 0 moves nothing, whatever the pointers (tests-sos's zero_comm and nop_collectives). */
   shmem_putmem(NULL, NULL, 0, (me + 1) % npes);

@@ -205,7 +205,6 @@ const host_case kHostCases[] = {
        long want[2] = {0, 5};
        shmem_long_wait_until_all_vector(s, 2, nullptr, SHMEM_CMP_EQ, want);
      }},
-    {"malloc_bad_hints", [] { shmem_init(); (void)shmem_malloc_with_hints(64, 1L << 7); }},
     {"host_signal_bad_op",
      [] { char* s = pe0_only(); shmem_putmem_signal(s, s + 64, 8, (uint64_t*)(s + 1024), 1, 7, 1); }},
     // Teams and collectives where the spec leaves the behavior undefined: a clear stop instead.

@@ -290,7 +290,7 @@ def check_self(args):
         errors.append("%s: --pair 0,0 measured %s; only put_nbi_quiet has no peer" % (args.json, sorted(metrics)))
     cmd = [args.giorun, "-n", "1", args.bench, "loggop", "--quick", "--pair", "0,0"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    if p.returncode != 2 or "put_latency only" not in p.stderr:
+    if p.returncode != 2 or "is for put_latency and strided only" not in p.stderr:
         errors.append("%s: exit %d (want 2) and stderr %r (want the put_latency-only refusal)" %
                       (" ".join(cmd), p.returncode, p.stderr[-300:]))
     return errors

@@ -54,11 +54,16 @@ void device(int which) {
   }
 }
 
-long host_word;  // ordinary host memory, outside every symmetric heap
+// Ordinary host memory, outside the symmetric heap and the program's data segment (a global would be
+// symmetric: shmem_init makes the segment so).
+long* host_word() {
+  static long* w = (long*)calloc(1, sizeof(long));
+  return w;
+}
 
 }  // namespace
 
-void fault_lock_host_outside() { setup(false); shmem_set_lock(&host_word); }
+void fault_lock_host_outside() { setup(false); shmem_set_lock(host_word()); }
 void fault_lock_host_not_held() { shmem_clear_lock(setup(false)); }
 void fault_lock_host_timeout() { shmem_set_lock(setup(true)); }
 void fault_lock_dev_outside() { device(LF_OUTSIDE); }

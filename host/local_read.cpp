@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gio_config.h"  // GIO_PLATFORM_HOST: without it the host platform took the copy path
 #include "host/log.h"
 
 namespace gio {

@@ -131,7 +131,9 @@ struct hw_generic {
 __global__ void set_while_running(uint64_t* go, uint64_t* done, int* value, uint64_t* ack) {
   const int self = shmem_my_pe();
   shmem_signal_wait_until(go, SHMEM_CMP_EQ, 1);
-  shmem_int_p(value, 42, self);
+  // An atomic: the host waits on `value` itself too (a plain put there is a data race to TSan, which
+  // does not see the release fence the signal after it carries on GPUs).
+  shmem_int_atomic_set(value, 42, self);
   shmem_quiet();
   shmem_signal_set(done, 1, self);
   shmem_uint64_wait_until(ack, SHMEM_CMP_EQ, 1);
@@ -187,11 +189,13 @@ TEST(HostWait, FlagSetByRunningKernel) {
     hipLaunchKernelGGL(set_while_running, dim3(1), dim3(1), 0, 0, go.get(), done.get(), value.get(), ack.get());
     EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
   });
-  shmem_uint64_p(go.get(), 1, me());
+  // go and ack are words the kernel waits on while the host writes them: signal and atomic updates,
+  // as the spec asks of a waited-on object (a plain put there is a data race; TSan says so).
+  shmem_signal_set(go.get(), 1, me());
   EXPECT_EQ(shmem_signal_wait_until(done.get(), SHMEM_CMP_EQ, 1), 1u);  // the kernel is still running
   shmem_int_wait_until(value.get(), SHMEM_CMP_EQ, 42);
   EXPECT_EQ(shmem_int_test(value.get(), SHMEM_CMP_EQ, 42), 1);
-  shmem_uint64_p(ack.get(), 1, me());
+  shmem_uint64_atomic_set(ack.get(), 1, me());
   launcher.join();
   shmem_barrier_all();
 }

@@ -20,24 +20,7 @@ typedef struct {
 } shmem_team_config_t;
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
-// pSync/pWrk of the active-set routines. GIO keeps its dissemination counters and a collect's
-// count in pSync (so it must be symmetric and SHMEM_SYNC_VALUE everywhere before first use; GIO
-// restores it before returning) and uses no pWrk. One size for every routine, with room to grow.
-#define SHMEM_SYNC_VALUE 0L
-#define SHMEM_SYNC_SIZE 16
-#define SHMEM_BCAST_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_REDUCE_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_BARRIER_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_COLLECT_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_ALLTOALL_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
-#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
-#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
-#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
-#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
-#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
-#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+// SHMEM_SYNC_VALUE and the SHMEM_*_SYNC_SIZE constants: device/api/base.h.
 
 extern "C" {
 // Team management (host only: creation and destruction are collectives of the host).

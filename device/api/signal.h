@@ -1,10 +1,8 @@
 // put-with-signal and signal routines. The signal is the only supported way for the target's
 // kernel to learn that data arrived: it is written after the data is visible there.
 #pragma once
+#include "device/api/base.h"
 #include "device/api/rma.h"
-
-#define SHMEM_SIGNAL_SET 0
-#define SHMEM_SIGNAL_ADD 1
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

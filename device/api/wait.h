@@ -1,15 +1,10 @@
 // Point-to-point synchronization: wait_until / test (+ _all, _any, _some) and signal_wait_until.
 // Device routines; every wait is bounded by GIO_TIMEOUT_MS and reports what it waited for.
 #pragma once
+#include "device/api/base.h"
 #include "device/api/dispatch.h"
 #include "device/api/types.h"
 
-#define SHMEM_CMP_EQ 0
-#define SHMEM_CMP_NE 1
-#define SHMEM_CMP_GT 2
-#define SHMEM_CMP_GE 3
-#define SHMEM_CMP_LT 4
-#define SHMEM_CMP_LE 5
 
 #if GIO_KERNEL_COMPILER
 // Where the _any rotation table lives: device global memory of the module (host: a plain global).

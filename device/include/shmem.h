@@ -41,24 +41,9 @@
 #include "device/api/lock.h"
 #include "device/api/c/shmem_c_table.h"
 
+#include "device/api/base.h"  // setup, queries and memory routines (C symbols)
+
 extern "C" {
-void shmem_init(void);
-int shmem_init_thread(int requested, int* provided);
-void shmem_query_thread(int* provided);
-void shmem_finalize(void);
-void shmem_global_exit(int status);
-int shmem_pe_accessible(int pe);
-int shmem_addr_accessible(const void* addr, int pe);
-void shmem_info_get_version(int* major, int* minor);
-void shmem_info_get_name(char* name);
-// Collective over all PEs, same arguments everywhere; the same offsets on every PE.
-void* shmem_malloc(size_t size);
-void* shmem_malloc_with_hints(size_t size, long hints);
-void shmem_pcontrol(int level, ...);  // accepted and ignored (GIO has no profiling levels)
-void* shmem_calloc(size_t count, size_t size);
-void* shmem_align(size_t alignment, size_t size);
-void* shmem_realloc(void* ptr, size_t size);
-void shmem_free(void* ptr);
 // Names older than 1.4 (start_pes, _my_pe, shmalloc, shmem_TYPE_wait, the cache no-ops): host only.
 #define GIO_C_X(RET, NAME, PARAMS, ...) RET NAME PARAMS;
 GIO_C_FAMILY_LEGACY

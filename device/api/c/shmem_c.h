@@ -9,6 +9,7 @@
 #include <complex.h>
 #endif
 
+#include "device/api/base.h"
 #include "device/api/c/shmem_c_table.h"
 
 #ifdef __cplusplus
@@ -32,48 +33,9 @@ typedef struct {
 #define SHMEM_TEAM_WORLD ((shmem_team_t)0)
 #define SHMEM_TEAM_SHARED ((shmem_team_t)1)
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
-#define SHMEM_CMP_EQ 0
-#define SHMEM_CMP_NE 1
-#define SHMEM_CMP_GT 2
-#define SHMEM_CMP_GE 3
-#define SHMEM_CMP_LT 4
-#define SHMEM_CMP_LE 5
-#define SHMEM_SIGNAL_SET 0
-#define SHMEM_SIGNAL_ADD 1
-#define SHMEM_SYNC_VALUE 0L
-#define SHMEM_SYNC_SIZE 16
-#define SHMEM_BCAST_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_REDUCE_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_BARRIER_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_COLLECT_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_ALLTOALL_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_SYNC_SIZE
-#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
-#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
-#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
-#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
-#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
-#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
-#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+// SHMEM_CMP_*, SHMEM_SIGNAL_* and the active-set sync constants: device/api/base.h.
 
-// Library setup, queries and memory (always C-linkage symbols of libgio; shmem.h declares them
-// for C++ too).
-void shmem_init(void);
-int shmem_init_thread(int requested, int* provided);
-void shmem_query_thread(int* provided);
-void shmem_finalize(void);
-void shmem_global_exit(int status);
-int shmem_pe_accessible(int pe);
-int shmem_addr_accessible(const void* addr, int pe);
-void shmem_info_get_version(int* major, int* minor);
-void shmem_info_get_name(char* name);
-void* shmem_malloc(size_t size);
-void* shmem_malloc_with_hints(size_t size, long hints);
-void* shmem_calloc(size_t count, size_t size);
-void* shmem_align(size_t alignment, size_t size);
-void* shmem_realloc(void* ptr, size_t size);
-void shmem_free(void* ptr);
-void shmem_pcontrol(int level, ...);
+// Library setup, queries and memory: device/api/base.h.
 
 // Teams (creation and destruction).
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config);

@@ -1,0 +1,59 @@
+// What C and C++ programs share word for word: the comparison, signal and active-set constants, and
+// the setup, query and memory routines, which libgio always exports as C symbols. Included by the
+// C++ API (wait.h, signal.h, coll.h, shmem.h) and by the C header (c/shmem_c.h), so the two cannot
+// drift apart.
+#pragma once
+#include <stddef.h>
+
+#define SHMEM_CMP_EQ 0
+#define SHMEM_CMP_NE 1
+#define SHMEM_CMP_GT 2
+#define SHMEM_CMP_GE 3
+#define SHMEM_CMP_LT 4
+#define SHMEM_CMP_LE 5
+
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
+// pSync/pWrk of the active-set routines. GIO keeps its dissemination counters and a collect's
+// count in pSync (so it must be symmetric and SHMEM_SYNC_VALUE everywhere before first use; GIO
+// restores it before returning) and uses no pWrk. One size for every routine, with room to grow.
+#define SHMEM_SYNC_VALUE 0L
+#define SHMEM_SYNC_SIZE 16
+#define SHMEM_BCAST_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_BARRIER_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_COLLECT_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALL_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
+#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
+#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void shmem_init(void);
+int shmem_init_thread(int requested, int* provided);
+void shmem_query_thread(int* provided);
+void shmem_finalize(void);
+void shmem_global_exit(int status);
+int shmem_pe_accessible(int pe);
+int shmem_addr_accessible(const void* addr, int pe);
+void shmem_info_get_version(int* major, int* minor);
+void shmem_info_get_name(char* name);
+// Collective over all PEs, same arguments everywhere; the same offsets on every PE.
+void* shmem_malloc(size_t size);
+void* shmem_malloc_with_hints(size_t size, long hints);
+void* shmem_calloc(size_t count, size_t size);
+void* shmem_align(size_t alignment, size_t size);
+void* shmem_realloc(void* ptr, size_t size);
+void shmem_free(void* ptr);
+void shmem_pcontrol(int level, ...);  // accepted and ignored (GIO has no profiling levels)
+#ifdef __cplusplus
+}
+#endif

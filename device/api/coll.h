@@ -14,6 +14,7 @@
 #include "device/api/dispatch.h"
 #include "device/api/types.h"
 #include "device/coll/reduce_dev.h"
+#include "device/api/coll_host.h"  // libgio's halves of the routines below
 
 typedef struct {
   int num_contexts;
@@ -33,31 +34,6 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
 void shmem_team_destroy(shmem_team_t team);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team);
-
-// libgio's halves of the routines kernels can call too (the public names are below).
-int gio_host_team_my_pe(shmem_team_t team);
-int gio_host_team_n_pes(shmem_team_t team);
-int gio_host_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
-int gio_host_team_sync(shmem_team_t team);
-int gio_host_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root);
-int gio_host_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t nelems);
-#define GIO_DECL_TEAM_MOVE(NAME, T)                                                                      \
-  int gio_host_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root); \
-  int gio_host_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems);             \
-  int gio_host_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems);            \
-  int gio_host_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems);            \
-  int gio_host_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t nelems);
-GIO_RMA_TYPES(GIO_DECL_TEAM_MOVE)
-#undef GIO_DECL_TEAM_MOVE
-#define GIO_DECL_REDUCE(OP, NAME, T) \
-  int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce);
-GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DECL_REDUCE)
-#undef GIO_DECL_REDUCE
 
 // Active-set forms (deprecated in 1.5). The PEs PE_start + i * 2^logPE_stride, i < PE_size, call
 // them together with the same pSync.

@@ -7,33 +7,11 @@
 
 #include "device/api/c/shmem_c.h"
 #include "runtime/host_entry.h"
+#include "device/api/coll_host.h"
 
 extern "C" {
 int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
 void gio_host_ctx_destroy(shmem_ctx_t ctx);
-int gio_host_team_my_pe(shmem_team_t team);
-int gio_host_team_n_pes(shmem_team_t team);
-int gio_host_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
-int gio_host_team_sync(shmem_team_t team);
-int gio_host_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root);
-int gio_host_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems);
-int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t nelems);
-#define GIO_CAPI_DECL_TEAM_MOVE(NAME, T)                                                                  \
-  int gio_host_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root); \
-  int gio_host_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems);              \
-  int gio_host_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems);             \
-  int gio_host_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems);             \
-  int gio_host_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
-                                  size_t nelems);
-GIO_RMA_TYPES(GIO_CAPI_DECL_TEAM_MOVE)
-#undef GIO_CAPI_DECL_TEAM_MOVE
-#define GIO_CAPI_DECL_REDUCE(OP, NAME, T) \
-  int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce);
-GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_CAPI_DECL_REDUCE)
-#undef GIO_CAPI_DECL_REDUCE
 }
 
 // A C symbol's definition from its table entry.

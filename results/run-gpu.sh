@@ -3,7 +3,7 @@
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
-#          on 4 GPUs: tests4 jacobi4 pairs
+#          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 # (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
@@ -25,8 +25,13 @@ bench_bin() { local b=$B/gio-bench; [[ $1 == nvshmem ]] && b=$B/gio-bench-nvshme
 echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
 nvidia-smi -L > "$out/device.txt"; nvidia-smi topo -m > "$out/topo.txt" 2>&1
 
+# The proxy transport needs libfabric's headers, which the image lacks: carry Debian's
+# libfabric-dev 1.17 headers in .carry/fabric/include (git-ignored) and name .carry in `carry`.
+fab=$(ls /usr/lib/x86_64-linux-gnu/libfabric.so* 2>/dev/null | head -1)
+fabflags=()
+[[ -d .carry/fabric/include && -n $fab ]] && fabflags=(-DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include -DGIO_FABRIC=$fab)
 if has build; then
-  cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="${GIO_TEST_PES:-2}" > "$out/build.log" 2>&1
+  cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="${GIO_TEST_PES:-2}" "${fabflags[@]}" > "$out/build.log" 2>&1
   ninja -C build-gpu -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
 fi
 if has probe; then  # ordering primitives over NVLink (results/probes/nvlink_ordering.cu)
@@ -197,6 +202,67 @@ if has gda; then
 fi
 if has jacobi && [[ -x $B/jacobi2d ]]; then
   T=500 run apps/jacobi2d/scaling.sh -b build-gpu -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+fi
+if has lock; then  # test_lock and test_host_threads over gda and the proxy: one GPU per PE, then both PEs on GPU 0
+  for gpus in all 0; do
+    ( [[ $gpus == 0 ]] && export CUDA_VISIBLE_DEVICES=0
+      cd build-gpu && T=300 run ctest -R "func\.test_(lock|host_threads)\.(gda|proxy|proxy_staged)\.np2" --timeout 140 -j1 \
+        --output-on-failure ) > "$out/ctest-lock-gpus$gpus.log" 2>&1
+    tail -8 "$out/ctest-lock-gpus$gpus.log"
+  done
+fi
+if has spts4; then  # issue 19: spts strong (every generator, 8M+ rows, both orders) and weak (14M road rows per GPU)
+  sg="road:rows=14000000@random road:rows=14000000@natural grid2d:rows=16000000@natural grid2d:rows=16000000@random"
+  sg+=" grid3d:n=208@natural grid3d:n=208@random rmat:scale=23,deg=6@natural rmat:scale=23,deg=6@random"
+  sg+=" banded:rows=8000000@natural banded:rows=8000000@random"
+  T=${ST:-420} run apps/spts/scaling.sh -b build-gpu -o "$out/spts" -p "1 2 4" -v "gio,levelset ikn" -r 5 \
+    -s "${SPTS_STRONG:-$sg}" -g "${SPTS_WEAK:-road@random}" -w 14000000 > "$out/spts4.txt" 2>&1
+  echo "scaling rc=$?" >> "$out/spts4.txt"
+  grep -E "FAILED|rc=" "$out/spts4.txt" | head
+  python3 apps/spts/plot.py "$out"/spts/*.jsonl --outdir "$out/spts" > /dev/null 2>&1 || true
+fi
+if has xchg4; then  # spts: the signal and atomic exchanges at 2 and 4 PEs (road 14M random)
+  for np in 2 4; do for x in signal atomic; do
+    T=90 run $B/giorun -n $np $B/spts --variant gio --exchange $x --no-refs --type float --reps 10 \
+      --gen road:rows=14000000 --order random --json "$out/spts-xchg.jsonl" 2>&1 | grep -E "solve |check" | head -4
+  done; done
+fi
+if has lat3; then  # the latency targets over p2p, gda and the proxy, the NVSHMEM twin in the same call; bandwidth 256 MiB
+  for t in p2p gda proxy; do
+    GIO_TRANSPORT=$t T=90 run $B/giorun -n 2 $B/gio-bench put_latency --scope thread --wgs 1 --max-size 4K \
+      --json "$out/gio-$t-quicklat.jsonl" > "$out/gio-$t-quicklat.txt" 2>&1
+  done
+  bin=$(bench_bin nvshmem) && T=90 run $B/giorun -n 2 $bin put_latency --scope thread --wgs 1 --max-size 4K \
+    --json "$out/nvshmem-quicklat.jsonl" > "$out/nvshmem-quicklat.txt" 2>&1
+  for impl in gio nvshmem; do
+    bin=$(bench_bin $impl) && GIO_NUM_CONTEXTS=132 T=90 run $B/giorun -n 2 $bin bw --scope wg --wgs 8,32,132 \
+      --min-size 256M --max-size 256M --json "$out/$impl-bw256.jsonl" > "$out/$impl-bw256.txt" 2>&1
+  done
+  grep -h -E "pingpong|put_nbi_quiet" "$out"/*-quicklat.txt | grep -E " (8|4096) " | head -40; grep -h "^bw" "$out"/*-bw256.txt
+fi
+if has coll4; then  # collectives at 2 and 4 PEs: GIO (work-group scope), NVSHMEM, NCCL; up to 256 MiB
+  for np in 2 4; do
+    heap=$(( np * 512 + 1024 ))M
+    for impl in gio nvshmem; do
+      bin=$(bench_bin $impl) && GIO_SYMMETRIC_SIZE=$heap NVSHMEM_SYMMETRIC_SIZE=$heap T=${CT:-150} run $B/giorun -n $np $bin coll \
+        --scopes wg --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
+    done
+    [[ -x $B/gio-bench-nccl ]] && T=120 run $B/giorun -n $np $B/gio-bench-nccl coll --json "$out/nccl-coll-np$np.jsonl" \
+      > "$out/nccl-coll-np$np.txt" 2>&1
+  done
+  tail -n 4 "$out"/*-coll-np*.txt
+fi
+if has suite3; then  # the cuda suite at 2 and 4 PEs (one GPU each) over p2p and the proxy, then gda one case at a time
+  (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${ST3:-300} run ctest -R "\.(p2p|proxy|proxy_tcp|proxy_staged)\.np[24]" \
+     -E "stress|fuzz" --timeout 120 -j4 --output-on-failure) > "$out/ctest-suite3.log" 2>&1
+  tail -12 "$out/ctest-suite3.log"
+  (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${GT3:-240} run ctest -R "\.gda\.np[24]" -E "stress|fuzz" --timeout 120 -j1 \
+     --output-on-failure) > "$out/ctest-gda3.log" 2>&1
+  tail -12 "$out/ctest-gda3.log"
+fi
+if has stress; then  # 64 work-groups x 100000 operations each over gda, one GPU per PE
+  GIO_TRANSPORT=gda T=${SS:-240} run $B/giorun -n 2 $B/test_stress --gio_stress_ops=100000 > "$out/gda_stress_full.txt" 2>&1
+  echo "rc=$?" >> "$out/gda_stress_full.txt"; tail -4 "$out/gda_stress_full.txt"
 fi
 python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true
 python3 results/goals.py "$out" > "$out/goals.txt" 2>&1 && cat "$out/goals.txt"

@@ -178,7 +178,7 @@ void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const
 
 void gda_host_put(runtime& r, const char* routine, uint64_t off, const void* src, size_t n, int pe) {
   if (n == 0) return;
-  std::lock_guard<std::mutex> lock(r.gda->host_lock);
+  std::lock_guard<fifo_mutex> lock(r.gda->host_lock);
   host_queue h(r, routine, pe);
   const uint8_t* s = (const uint8_t*)src;
   if (n <= GIO_GDA_INLINE_MAX) {
@@ -203,7 +203,7 @@ void gda_host_put(runtime& r, const char* routine, uint64_t off, const void* src
 
 void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size_t n, int pe) {
   if (n == 0) return;
-  std::lock_guard<std::mutex> lock(r.gda->host_lock);
+  std::lock_guard<fifo_mutex> lock(r.gda->host_lock);
   host_queue h(r, routine, pe);
   uint8_t* d = (uint8_t*)dst;
   if (in_heap(r, d, n))
@@ -216,7 +216,7 @@ void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size
 // (device/gda/gda_ops.h).
 uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t v, uint64_t c, size_t size,
                       int pe) {
-  std::lock_guard<std::mutex> lock(r.gda->host_lock);
+  std::lock_guard<fifo_mutex> lock(r.gda->host_lock);
   host_queue h(r, routine, pe);
   const bool is8 = size == 8;
   const int fa = is8 ? GIO_GDA_T_FA8 : GIO_GDA_T_FA4, cs = is8 ? GIO_GDA_T_CS8 : GIO_GDA_T_CS4;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/fifo_mutex.h"
 #include "runtime/gda_queue.h"
 
 namespace gio {
@@ -38,7 +39,7 @@ struct gda_state {
   uint8_t* host_bounce = nullptr;      // in `mem`: staging for host buffers outside the heap
   size_t host_bounce_bytes = 0;
   uint64_t* host_db = nullptr;         // ConnectX: the doorbell as the CPU maps it; nullptr: the queue's
-  std::mutex host_lock;                // one host thread posts and waits at a time
+  fifo_mutex host_lock;                // one host thread posts and waits at a time, in arrival order
   // softnic
   std::atomic<bool> stop{false};
   std::thread nic;

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "host/fifo_mutex.h"
 #include "host/platform/gpu_runtime.h"
 #include "device/api/strided_shape.h"
 
@@ -17,7 +18,7 @@ namespace {
 // always takes the lane its id hashes to and holds the lane's lock for one operation.
 constexpr int kLanes = 8;
 struct host_lane {
-  std::mutex m;
+  fifo_mutex m;  // in arrival order: a polling thread must not starve another on its lane
   hipStream_t stream = nullptr;
   unsigned long long* result = nullptr;  // pinned; written by the atomic kernel
 };

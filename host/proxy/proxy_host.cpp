@@ -36,7 +36,7 @@ struct host_ring {
   proxy_state& p;
   gio_proxy_ring_v1& q;
   const char* routine;
-  std::lock_guard<std::mutex> hold;
+  std::lock_guard<fifo_mutex> hold;
   host_ring(runtime& r_, const char* rt)
       : r(r_), p(*r_.proxy), q(r_.proxy->host_desc.back()), routine(rt), hold(r_.proxy->host_lock) {}
 

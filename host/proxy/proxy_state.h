@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/fifo_mutex.h"
 #include "runtime/proxy_queue.h"
 
 namespace gio {
@@ -54,7 +55,7 @@ struct proxy_state {
   std::vector<uint8_t*> peer_inbox;         // [pe]: this PE's slots in pe's inbox; empty: not used
   std::vector<uint8_t*> peer_inbox_maps;    // [pe]: pe's whole inbox as mapped here (pe != this PE)
   uint8_t* inbox_slot(int src, unsigned slot) const { return inbox + ((size_t)src * depth + slot) * chunk; }
-  std::mutex host_lock;                  // one host thread posts on the host ring at a time
+  fifo_mutex host_lock;                  // one host thread posts on the host ring at a time, in arrival order
   std::atomic<bool> stop{false};
   std::thread thread;
 };

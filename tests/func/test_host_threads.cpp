@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -161,3 +162,44 @@ TEST(HostThreads, PutmemSignalReachesRunningKernel) { host_sets_while_kernel_wai
 TEST(HostThreads, MainThreadSignalsRunningKernel) { host_sets_while_kernel_waits(setter::signal_set, true); }
 TEST(HostThreads, MainThreadAtomicSetReachesRunningKernel) { host_sets_while_kernel_waits(setter::atomic_set, true); }
 #endif
+
+// Host threads that poll a word (as a lock's holder or a waiter does) must not starve another host
+// thread of the same PE: the gda and proxy host queues take one thread at a time, in arrival order.
+// Two pollers loop on a fetch of a word of this PE; a third thread makes kWorkerOps fetching adds
+// on it. The worker must finish while the pollers still poll (they give up after 60 s), and the
+// pollers may complete only a bounded number of operations per worker operation: in arrival order
+// each worker operation waits behind at most one operation of each poller (the bound leaves room
+// for a descheduled worker).
+TEST(HostThreads, PollingThreadsDoNotStarveAnother) {
+  const int kWorkerOps = 200, kPollers = 2;
+  sym<long> flag(1), ctr(1);
+  shmem_barrier_all();
+  std::atomic<bool> done{false};
+  std::atomic<long> polls{0};
+  std::vector<std::thread> pollers;
+  for (int p = 0; p < kPollers; ++p)
+    pollers.emplace_back([&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!done && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60)) {
+        (void)shmem_long_atomic_fetch(flag.get(), me());
+        ++polls;
+        std::this_thread::yield();
+      }
+    });
+  while (polls < 2 * kPollers) std::this_thread::yield();  // both are polling
+  const long polls0 = polls;
+  const auto t0 = std::chrono::steady_clock::now();
+  long last = -1;
+  for (int k = 0; k < kWorkerOps && !HasFailure(); ++k) {
+    EXPECT_EQ(last = shmem_long_atomic_fetch_add(ctr.get(), 1, me()), k);
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(60)) break;
+  }
+  const long during = polls - polls0;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  done = true;
+  for (std::thread& t : pollers) t.join();
+  EXPECT_EQ(last, kWorkerOps - 1) << "the worker got " << last + 1 << " of " << kWorkerOps << " operations through in "
+                                  << ms << " ms while two threads polled";
+  printf("PE %d: %d worker operations in %.1f ms, %ld polls meanwhile\n", me(), kWorkerOps, ms, during);
+  shmem_barrier_all();
+}

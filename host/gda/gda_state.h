@@ -27,6 +27,8 @@ struct gda_state {
   size_t mem_bytes = 0;
   uint8_t* dev = nullptr;              // GPU block: descriptors + per-slot bookkeeping
   size_t dev_bytes = 0;
+  std::string nic_heap_how;            // ConnectX: how the heap was registered (gio-info)
+  std::string nic_flush_how;           // ConnectX: whether this GPU's flush page was registered, and how or why not
   uint32_t local_lkey = 0;             // this PE's heap, as its own WQEs name it
   uint32_t local_rkey = 0;             // this PE's heap, as peers' WQEs name it
   uint32_t scratch_lkey = 0;           // the queue block g.mem (scratch words, bounce buffers)

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/driver/driver_probe.h"
 #include "host/gda/gda_tmpl.h"
 #include "host/gda/mlx5_prm.h"
 #include "host/log.h"
@@ -59,6 +60,7 @@ struct mlx5_backend {
   ibv_gid gid{};
   ibv_mr* heap_mr = nullptr;         // the symmetric heap, for local and remote access
   ibv_mr* seg_mr = nullptr;          // the program's data segment (globals), for remote access
+  ibv_mr* flush_mr = nullptr;        // AMD: this GPU's HDP flush page, for a peer NIC's write after its data
   mlx5dv_devx_umem* umem = nullptr;  // the queue block as the NIC reads it: rings, CQEs, records
   ibv_mr* queue_mr = nullptr;        // the same block for WQE data segments: the scratch words
   mlx5dv_devx_uar* uar = nullptr;
@@ -172,18 +174,37 @@ bool open_device(mlx5_backend& b, std::string* why) {
 
 bool register_memory(runtime& r, gda_state& g, mlx5_backend& b, std::string* why) {
   const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-  std::string dmabuf;
-  const int fd = gpu::heap_dmabuf_fd(r.heap, r.heap_size);
+  std::string dmabuf, how;
+  uint64_t offset = 0;
+  const int fd = gpu::heap_dmabuf_fd(r.device, r.heap, r.heap_size, &offset, &how);
   if (fd >= 0) {
-    b.heap_mr = ibv_reg_dmabuf_mr(b.pd, 0, r.heap_size, (uint64_t)(uintptr_t)r.heap, fd, access);
-    if (!b.heap_mr) dmabuf = ", after " + failed("ibv_reg_dmabuf_mr", errno);
+    b.heap_mr = ibv_reg_dmabuf_mr(b.pd, offset, r.heap_size, (uint64_t)(uintptr_t)r.heap, fd, access);
+    if (!b.heap_mr) dmabuf = ", after " + failed("ibv_reg_dmabuf_mr", errno) + " (" + how + ")";
     close(fd);  // the registration holds its own reference
   }
+  g.nic_heap_how = b.heap_mr ? "ibv_reg_dmabuf_mr, " + how : "ibv_reg_mr (no dma-buf: " + how + ")";
   // Without a dmabuf, GPU memory registers only through a peer-memory kernel module
   // (nvidia_peermem, amdgpu's peer memory); the host platform's heap is ordinary process memory.
   if (!b.heap_mr && !(b.heap_mr = ibv_reg_mr(b.pd, r.heap, r.heap_size, access)))
     return fail(why, failed("ibv_reg_mr(symmetric heap)", errno) + dmabuf +
                          " (GPU memory needs a dmabuf-capable driver or nvidia_peermem / amdgpu peer memory)");
+  // AMD: the HDP flush page (the paper's PPB), registered so that a peer's NIC can write it after
+  // its data and this GPU's kernels then see that data past the HDP. Only through a dma-buf from
+  // the patched KFD or gio_iomem (driver-patches/); without one GIO runs as before, and says so.
+  if (gpu::nic_flush_register(r.device)) {
+    drv::sys_ops sys;
+    drv::export_result x;
+    std::string no;
+    if (!drv::export_flush_page(sys, drv::probe(sys), gpu::pci_bdf(r.device), &x, &no)) {
+      g.nic_flush_how = "not registered: " + no;
+    } else {
+      b.flush_mr = ibv_reg_dmabuf_mr(b.pd, 0, x.size, 0, x.fd, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+      g.nic_flush_how = b.flush_mr ? "registered (" + x.how + ")" : "not registered: " + failed("ibv_reg_dmabuf_mr", errno) + " (" + x.how + ")";
+      close(x.fd);
+    }
+  } else {
+    g.nic_flush_how = "not needed on this platform";
+  }
   // The globals (host/heap/globals.h): host memory on every platform, an ordinary registration.
   if (r.seg.size && !(b.seg_mr = ibv_reg_mr(b.pd, r.seg.base, r.seg.size, access)))
     return fail(why, failed("ibv_reg_mr(the program's data segment)", errno));
@@ -437,6 +458,7 @@ void mlx5_close(mlx5_backend* b) {
   if (b->umem) mlx5dv_devx_umem_dereg(b->umem);
   if (b->heap_mr) ibv_dereg_mr(b->heap_mr);
   if (b->seg_mr) ibv_dereg_mr(b->seg_mr);
+  if (b->flush_mr) ibv_dereg_mr(b->flush_mr);
   if (b->pd) ibv_dealloc_pd(b->pd);
   if (b->ctx) ibv_close_device(b->ctx);
   delete b;

@@ -79,8 +79,12 @@ void host_register(void* p, size_t bytes, const char* routine);
 void host_unregister(void* p);
 void unmap_io_for_device(void* host_addr);
 // A dmabuf file descriptor for this PE's heap, so the NIC can register it without a peer-memory
-// kernel module; -1 where the platform cannot export one. The caller closes it.
-int heap_dmabuf_fd(void* base, size_t bytes);
+// kernel module; -1 where the platform cannot export one. The caller closes it. `*offset` is where
+// `base` lies in the dma-buf (an export may cover a whole allocation), `*how` which way it came
+// (CUDA's driver; AMD: the KFD patch of driver-patches/amdgpu) or why none did.
+int heap_dmabuf_fd(int device, void* base, size_t bytes, uint64_t* offset, std::string* how);
+// The device's PCI address, "DDDD:BB:SS.F" (function 0); "" on the host platform.
+std::string pci_bdf(int device);
 
 }  // namespace gpu
 }  // namespace gio

@@ -53,6 +53,14 @@ std::string device_description(int device) {
   return buf;
 }
 
+std::string pci_bdf(int device) {
+  hipDeviceProp_t p;
+  if (hipGetDeviceProperties(&p, device) != hipSuccess) return "";
+  char buf[32];
+  snprintf(buf, sizeof buf, "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID, p.pciDeviceID);
+  return buf;
+}
+
 uint64_t default_heap_size() { return 1ull << 30; }
 
 void* queue_alloc(size_t bytes, bool host_visible) {
@@ -70,8 +78,18 @@ void* queue_alloc(size_t bytes, bool host_visible) {
     memset(p, 0, bytes);
   } else {
 #if defined(GIO_PLATFORM_HIP)
-    check(hipExtMallocWithFlags(&p, bytes, hipDeviceMallocFinegrained), "shmem_init",
-          "hipExtMallocWithFlags(fine-grained) (gda queues)");
+    // Uncached VRAM (KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED: the GPU maps it MTYPE_UC, upstream since
+    // before 6.1, so no driver patch) where this HIP names it; a driver without it refuses the
+    // flag, and fine-grained memory, coherent with the NIC as well, serves instead.
+#if defined(hipDeviceMallocUncached)
+    if (hipExtMallocWithFlags(&p, bytes, hipDeviceMallocUncached) != hipSuccess) {
+      (void)hipGetLastError();
+      p = nullptr;
+    }
+#endif
+    if (!p)
+      check(hipExtMallocWithFlags(&p, bytes, hipDeviceMallocFinegrained), "shmem_init",
+            "hipExtMallocWithFlags(fine-grained) (gda queues)");
 #else
     check(hipMalloc(&p, bytes), "shmem_init", "hipMalloc (gda queues)");
 #endif

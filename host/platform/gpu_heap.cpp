@@ -3,6 +3,7 @@
 // dmabuf of it lets a NIC register it without a peer-memory kernel module.
 #include <cstring>
 
+#include "host/driver/driver_probe.h"
 #include "host/platform/gpu_runtime.h"
 #if defined(GIO_PLATFORM_CUDA)
 #include <cuda.h>  // driver API types only; the entry point comes through the runtime (no -lcuda)
@@ -43,11 +44,13 @@ void heap_unmap(void* mapped, size_t) { (void)hipIpcCloseMemHandle(mapped); }
 void heap_published(const heap_handle&) {}
 void heap_destroy(void* base, size_t) { (void)hipFree(base); }
 
-int heap_dmabuf_fd(void* base, size_t bytes) {
+int heap_dmabuf_fd(int device, void* base, size_t bytes, uint64_t* offset, std::string* how) {
+  *offset = 0;
 #if defined(GIO_PLATFORM_CUDA) && CUDART_VERSION >= 12000
+  (void)device;
   // cuMemGetHandleForAddressRange wants page-aligned ranges (cudaMalloc's base is; the size is
   // GIO_SYMMETRIC_SIZE).
-  if ((uintptr_t)base % 4096 || bytes % 4096) return -1;
+  if ((uintptr_t)base % 4096 || bytes % 4096) return *how = "the heap is not page-aligned", -1;
   using get_handle_t = CUresult (*)(void*, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long);
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
@@ -58,17 +61,27 @@ int heap_dmabuf_fd(void* base, size_t bytes) {
 #endif
   if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) {
     (void)cudaGetLastError();
-    return -1;
+    return *how = "the CUDA driver has no cuMemGetHandleForAddressRange", -1;
   }
   int fd = -1;
   if (((get_handle_t)fn)(&fd, (CUdeviceptr)(uintptr_t)base, bytes, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0) != CUDA_SUCCESS)
-    return -1;
+    return *how = "cuMemGetHandleForAddressRange(DMA_BUF_FD) failed", -1;
+  *how = "dma-buf from the CUDA driver";
   return fd;
-#else
-  // HIP (and CUDA before 12) export no dmabuf for the heap here: the NIC then registers it through
-  // the peer-memory path (ibv_reg_mr with nvidia_peermem or amdgpu's peer memory).
-  (void)base;
+#elif defined(GIO_PLATFORM_HIP)
+  // HIP 5.2 exports no dma-buf for hipMalloc'd memory, and a stock 6.1 KFD has no export ioctl.
+  // The KFD patch (driver-patches/amdgpu) adds one; it is asked for only when its probe answers.
   (void)bytes;
+  drv::sys_ops sys;
+  const drv::caps c = drv::probe(sys);
+  drv::export_result x;
+  if (!drv::export_vram(sys, c, pci_bdf(device), base, &x, how)) return -1;
+  *offset = x.offset;
+  *how = "dma-buf from " + x.how;
+  return x.fd;
+#else
+  (void)device, (void)base, (void)bytes;
+  *how = "CUDA before 12 exports no dma-buf";
   return -1;
 #endif
 }

@@ -177,7 +177,11 @@ void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_add
 void unmap_io_for_device(void*) {}
 void host_register(void*, size_t, const char*) {}
 void host_unregister(void*) {}
-int heap_dmabuf_fd(void*, size_t) { return -1; }  // the heap is ordinary process memory: ibv_reg_mr
+int heap_dmabuf_fd(int, void*, size_t, uint64_t*, std::string* how) {
+  *how = "the heap is ordinary process memory (ibv_reg_mr)";
+  return -1;
+}
+std::string pci_bdf(int) { return ""; }
 
 }  // namespace gpu
 }  // namespace gio

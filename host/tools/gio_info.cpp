@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/driver/driver_probe.h"
+#include "host/gda/gda_state.h"
 #include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
 
@@ -61,11 +63,15 @@ int main() {
       printf("PEs: %d\n", r.n_pes);
       printf("bootstrap: %s: %s (GIO_BOOTSTRAP=auto|mpi|pmix)\n", gio::boot::name(), gio::boot::why());
       print_proxy(r);
+      // The kernel side (driver-patches/): what the running drivers offer, asked, never assumed.
+      fputs(gio::drv::describe(gio::drv::probe()).c_str(), stdout);
     }
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
     printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,
            (unsigned long long)r.heap_size, (unsigned long long)GIO_HEAP_RESERVED, (unsigned)r.cfg.GIO_NUM_CONTEXTS);
     for (int q = 0; q < r.n_pes; ++q) printf("PE %d -> PE %d: %s\n", pe, q, r.peers[q].why.c_str());
+    if (r.gda && !r.gda->nic_heap_how.empty())
+      printf("PE %d: gda ConnectX: heap %s; flush page %s\n", pe, r.gda->nic_heap_how.c_str(), r.gda->nic_flush_how.c_str());
     fflush(stdout);
   }
   gio::boot::barrier("gio-info");

@@ -8,7 +8,8 @@ add_library(spts_inputs STATIC
   ${CMAKE_CURRENT_LIST_DIR}/generators.cpp
   ${CMAKE_CURRENT_LIST_DIR}/road.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/analysis.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/analysis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/csr_cache.cpp)
 target_include_directories(spts_inputs PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 target_compile_features(spts_inputs PUBLIC cxx_std_17)
 # No fused multiply-adds where the target has them: the generated geometry and values stay the

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
+#include "csr_cache.h"
 #include "hip_check.h"
 #include "ikn.h"
 #include "matrix.h"
@@ -37,7 +39,15 @@ bool load(const options& o, input* in) {
       if (o.diag == diag_mode::dominant && o.ord != order::natural) set_diagonal(in->l, o.diag);
       in->name = o.matrix;
     } else {
-      in->l = generate(parse_gen(o.gen), o.ord, diag_mode::dominant);
+      const std::string cached = o.cache.empty() ? "" : cache_path(o.cache, o.gen, o.ord == order::random ? "random" : "natural");
+      std::string why;
+      if (cached.empty() || !cache_load(cached, &in->l, &why)) {
+        if (!cached.empty() && access(cached.c_str(), F_OK) == 0)
+          std::fprintf(stderr, "spts: ignoring the cache: %s\n", why.c_str());
+        in->l = generate(parse_gen(o.gen), o.ord, diag_mode::dominant);
+        if (!cached.empty() && !cache_store(cached, in->l, &why))
+          std::fprintf(stderr, "spts: warning: cannot write the cache: %s\n", why.c_str());
+      }
       in->name = o.gen;
     }
   } catch (const input_error& e) {

@@ -2,11 +2,16 @@
 // (the Matrix Market reader: mtx_reader_test.cpp).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "csr_cache.h"
 #include "csr_check.h"
 #include "gen.h"
 #include "matrix.h"
@@ -320,6 +325,58 @@ TEST(Check, XRefAndSolvedSystem) {
     y[i] = s / l.val[l.row_ptr[i + 1] - 1];
   }
   EXPECT_LT(relative_error(y, x, 0, l.n).rel_error, 1e-12);
+}
+
+}  // namespace
+}  // namespace spts
+
+namespace spts {
+namespace {
+
+// --cache DIR (csr_cache.cpp): a stored input comes back bit for bit, and a file that is not a
+// complete, consistent cache file is refused with a reason (the app then generates again).
+TEST(Cache, RoundTripAndRefusals) {
+  char tmpl[] = "/tmp/spts-cache-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  const csr l = generate(parse_gen("road:rows=5000"), order::random, diag_mode::dominant);
+  const std::string path = cache_path(dir, "road:rows=5000,deg=2.5", "random");
+  EXPECT_EQ(path, dir + "/road_rows=5000,deg=2.5@random.csr");
+  std::string why;
+  ASSERT_TRUE(cache_store(path, l, &why)) << why;
+  csr back;
+  ASSERT_TRUE(cache_load(path, &back, &why)) << why;
+  EXPECT_EQ(back.n, l.n);
+  EXPECT_EQ(back.row_ptr, l.row_ptr);
+  EXPECT_EQ(back.col, l.col);
+  EXPECT_EQ(back.val, l.val);
+
+  auto rewrite = [&](long at, const void* bytes, size_t n) {
+    FILE* f = fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    fseek(f, at, SEEK_SET);
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+  };
+  csr untouched;
+  untouched.n = 7;
+  // A column past the diagonal in row 1 (header 24 bytes, then n + 1 row pointers, then columns).
+  const int32_t bad_col = l.n + 5;
+  const long col0 = 24 + 4L * (l.n + 1) + 4L * l.row_ptr[1];
+  rewrite(col0, &bad_col, 4);
+  EXPECT_FALSE(cache_load(path, &untouched, &why));
+  EXPECT_NE(why.find("row 1 is malformed"), std::string::npos) << why;
+  EXPECT_EQ(untouched.n, 7) << "a refused file leaves the matrix alone";
+
+  ASSERT_TRUE(cache_store(path, l, &why)) << why;
+  ASSERT_EQ(truncate(path.c_str(), 100), 0);
+  EXPECT_FALSE(cache_load(path, &untouched, &why));
+  EXPECT_NE(why.find("truncated"), std::string::npos) << why;
+  rewrite(0, "XXXX", 4);
+  EXPECT_FALSE(cache_load(path, &untouched, &why));
+  EXPECT_NE(why.find("not a spts cache file"), std::string::npos) << why;
+  EXPECT_FALSE(cache_load(dir + "/none.csr", &untouched, &why));
+  std::string cmd = "rm -rf '" + dir + "'";
+  ASSERT_EQ(system(cmd.c_str()), 0);
 }
 
 }  // namespace

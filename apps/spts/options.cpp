@@ -51,6 +51,8 @@ void print_usage(const char* prog) {
       "  --gen SPEC        generator (default grid2d:n=1024): grid2d:n=R | grid3d:n=R |\n"
       "                    road:rows=N,deg=2.5 | rmat:scale=S,deg=8 | banded:n=N,band=B; rows=N\n"
       "                    works for every kind, seed=S too\n"
+      "  --cache DIR       keep generated inputs in DIR and read them from there next time\n"
+      "                    (checked on reading; a bad file is replaced)\n"
       "  --order O         natural | random (a seeded symmetric permutation; default natural)\n"
       "  --diag D          files: given | unit | dominant (default given)\n"
       "  --type T          double | float (default double)\n"
@@ -114,6 +116,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;
     else if (name == "--gen") o->gen = value;
+    else if (name == "--cache") o->cache = value;
     else if (name == "--seed") {
       errno = 0;
       char* end = nullptr;

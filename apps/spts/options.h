@@ -29,6 +29,7 @@ struct options {
   kernel_kind kernel = kernel_kind::automatic;
   std::string matrix;              // --matrix FILE.mtx
   std::string gen = "grid2d:n=1024";  // --gen KIND[:params] (used when no --matrix)
+  std::string cache;               // --cache DIR: generated inputs are read from / written to DIR
   order ord = order::natural;      // --order
   diag_mode diag = diag_mode::given;  // --diag (files; generators use dominant)
   bool dbl = true;                 // --type double|float

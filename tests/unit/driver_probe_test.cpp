@@ -223,6 +223,13 @@ TEST(DriverProbe, PatchedKfdAnsweringNonsenseIsRefusedWithoutLeakingTheFd) {
   EXPECT_FALSE(gio::drv::export_flush_page(f.ops(), c, kBdf, &r, &why));
   EXPECT_NE(why.find("No such device"), std::string::npos) << why;
 
+  // A stock 6.1 config lacks PCI_P2PDMA and DMABUF_MOVE_NOTIFY: the patch refuses VRAM, and the
+  // heap then registers as before.
+  f.export_errno = EOPNOTSUPP;
+  EXPECT_FALSE(gio::drv::export_vram(f.ops(), c, kBdf, (void*)0x7000, &r, &why));
+  EXPECT_NE(why.find("Operation not supported"), std::string::npos) << why;
+  EXPECT_TRUE(f.exported.empty());
+
   EXPECT_FALSE(gio::drv::export_flush_page(f.ops(), c, "0000:c2:00.0", &r, &why)) << "a GPU KFD does not list";
   EXPECT_NE(why.find("no KFD topology node for 0000:c2:00.0"), std::string::npos) << why;
   EXPECT_FALSE(gio::drv::export_flush_page(f.ops(), c, "c1:00.0", &r, &why));

@@ -79,6 +79,14 @@ struct fake {
     write(std::string("sys/bus/pci/devices/") + kBdf + "/resource", text);
   }
 
+  // A KFD with the patch and its topology; what the probe makes of it.
+  caps patched_kfd() {
+    node("kfd");
+    kfd = kfd_patched = true;
+    topology();
+    return gio::drv::probe(ops());
+  }
+
   gio::drv::sys_ops ops() {
     gio::drv::sys_ops s;
     s.dev_root = root + "/dev";
@@ -177,10 +185,7 @@ TEST(DriverProbe, UnpatchedKfdIsSeenAsSuchAndFallsBack) {
 
 TEST(DriverProbe, PatchedKfdExportsTheFlushPageAndVram) {
   fake f;
-  f.node("kfd");
-  f.kfd = f.kfd_patched = true;
-  f.topology();
-  caps c = gio::drv::probe(f.ops());
+  caps c = f.patched_kfd();
   ASSERT_TRUE(c.kfd_export) << c.export_why;
   EXPECT_EQ(c.kfd_export_version, (uint32_t)GIO_KFD_EXPORT_VERSION);
   EXPECT_EQ(c.flush, flush_via::kfd_patch);
@@ -207,10 +212,7 @@ TEST(DriverProbe, PatchedKfdExportsTheFlushPageAndVram) {
 
 TEST(DriverProbe, PatchedKfdAnsweringNonsenseIsRefusedWithoutLeakingTheFd) {
   fake f;
-  f.node("kfd");
-  f.kfd = f.kfd_patched = true;
-  f.topology();
-  caps c = gio::drv::probe(f.ops());
+  caps c = f.patched_kfd();
   ASSERT_EQ(c.flush, flush_via::kfd_patch);
   f.export_offset = 4096;  // the register past the page it came with
   gio::drv::export_result r;

@@ -121,17 +121,38 @@ GIO_DFN void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduc
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
   const size_t lo = nreduce * (size_t)me / n, hi = nreduce * (size_t)(me + 1) / n;
-  for (size_t e = lo + S::lane(); e < hi; e += S::lanes()) {
-    V acc = *(const V*)(me == 0 ? (const uint8_t*)(source + e) : p2p::remote(st, source + e, tm.members[0]));
+  // Member i's source and dest as this PE maps them (the heap maps linearly).
+  auto src_of = [&](int i) { return i == me ? (const V*)source : (const V*)p2p::remote(st, source, tm.members[i]); };
+  auto dst_of = [&](int i) { return i == me ? (V*)dest : (V*)p2p::remote(st, dest, tm.members[i]); };
+  // A load from a peer's heap takes about a microsecond over NVLink. Folding one element per lane
+  // per member waited for each load in turn and held a work-group to 1.2 GB/s at 256 MiB
+  // (results/2026-11-27-4xh200-s14); here a lane loads kUnroll elements of a member before it
+  // folds any, so kUnroll loads of each lane are in flight at once. Elements stay in member order.
+  constexpr size_t kUnroll = 16;
+  const size_t lanes = S::lanes(), step = kUnroll * lanes;
+  size_t e0 = lo + S::lane();
+  for (; e0 + (kUnroll - 1) * lanes < hi; e0 += step) {
+    V acc[kUnroll], x[kUnroll];
+    const V* s0 = src_of(0);
+    GIO_UNROLL
+    for (size_t u = 0; u < kUnroll; ++u) acc[u] = s0[e0 + u * lanes];
     for (int i = 1; i < n; ++i) {
-      const V* src = i == me ? (const V*)(source + e) : (const V*)p2p::remote(st, source + e, tm.members[i]);
-      acc = fold<T, Op>(acc, *src);
+      const V* si = src_of(i);
+      GIO_UNROLL
+      for (size_t u = 0; u < kUnroll; ++u) x[u] = si[e0 + u * lanes];
+      GIO_UNROLL
+      for (size_t u = 0; u < kUnroll; ++u) acc[u] = fold<T, Op>(acc[u], x[u]);
     }
     for (int k = 1; k <= n; ++k) {
-      const int i = (me + k) % n;
-      V* out = i == me ? (V*)(dest + e) : (V*)p2p::remote(st, dest + e, tm.members[i]);
-      *out = acc;
+      V* out = dst_of((me + k) % n);
+      GIO_UNROLL
+      for (size_t u = 0; u < kUnroll; ++u) out[e0 + u * lanes] = acc[u];
     }
+  }
+  for (size_t e = e0; e < hi; e += lanes) {
+    V acc = src_of(0)[e];
+    for (int i = 1; i < n; ++i) acc = fold<T, Op>(acc, src_of(i)[e]);
+    for (int k = 1; k <= n; ++k) dst_of((me + k) % n)[e] = acc;
   }
 }
 

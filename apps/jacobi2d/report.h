@@ -10,6 +10,7 @@ namespace jacobi {
 // One PE's numbers; PE 0 reports the maximum over PEs of each (the norms agree on every PE).
 struct pe_stats {
   double total_s, compute_s, comm_s, sync_s, ref_s;
+  double roof_s;     // the same sweeps as plain copies of this PE's fields (roofline.cpp)
   double max_diff;   // max |field - reference| over this PE's rows
   double norm_diff;  // max relative difference of the norms over all checks
   double norm, ref_norm;

@@ -48,7 +48,7 @@ __global__ void post_kernel(gio_gda_queue_v1* queues, const uint8_t* src, uint64
                             unsigned long long* cycles) {
   gio_gda_queue_v1* q = &queues[blockIdx.x];
   time_posts<SCOPE>(posts, cycles, [&](uint64_t k) {
-    gio::dev::gda::wqe_args a{raddr_base + k * 64, (uint64_t)(uintptr_t)(src + k * 64), 64, 0, 0, 0};
+    gio::dev::gda::wqe_args a{raddr_base + k * 64, (uint64_t)(uintptr_t)(src + k * 64), 64, 0, 0, 0, false};
     post_one<BUILD>(q, a);
   });
 }

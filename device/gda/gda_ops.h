@@ -75,7 +75,7 @@ GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
       const uint32_t len = (uint32_t)(n - off < half ? n - off : half);
       uint8_t* b = bounce_half(rt, q, h);
       copy_plain(b, src + off, len);  // post()'s system fence orders these stores before the doorbell
-      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len, queue_lkey(q), 0, 0};
+      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len, queue_lkey(q), 0, 0, false};
       last = post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT, a);
       q->bounce_used[h] = last + 1;
     }
@@ -91,7 +91,7 @@ GIO_DOUT void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
     auto len = [&](size_t off) { return (uint32_t)(n - off < half ? n - off : half); };
     auto issue = [&](size_t off, uint32_t h) {
       uint8_t* b = bounce_half(rt, q, h);
-      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len(off), queue_lkey(q), 0, 0};
+      wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len(off), queue_lkey(q), 0, 0, false};
       q->bounce_used[h] = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a) + 1;
     };
     issue(0, 0);
@@ -121,7 +121,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
   const uint64_t chunk = 1ull << 30;  // byte_count is 32 bits; keep each WQE at 1 GiB or less
   for (size_t off = 0; off < n; off += chunk) {
     const uint32_t len = (uint32_t)(n - off < chunk ? n - off : chunk);
-    wqe_args a{raddr(st, q, (const uint8_t*)dst + off), (uint64_t)(uintptr_t)(s + off), len, 0, 0, 0};
+    wqe_args a{raddr(st, q, (const uint8_t*)dst + off), (uint64_t)(uintptr_t)(s + off), len, 0, 0, 0, false};
     if (len <= GIO_GDA_INLINE_MAX) {
       post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT_INLINE, a);
       continue;
@@ -140,7 +140,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (n <= 8) {
     // laddr 0 asks post() to land the data in the slot's scratch word.
-    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, queue_lkey(q), 0, 0};
+    wqe_args a{raddr(st, q, src), 0, (uint32_t)n, queue_lkey(q), 0, 0, false};
     const uint64_t i = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a, true);
     wait_done(rt, q, i);
     const uint64_t v = take_result(q, i);
@@ -156,7 +156,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
   uint64_t last = 0;
   for (size_t off = 0; off < n; off += chunk) {
     const uint32_t len = (uint32_t)(n - off < chunk ? n - off : chunk);
-    wqe_args a{raddr(st, q, (const uint8_t*)src + off), (uint64_t)(uintptr_t)((uint8_t*)dst + off), len, 0, 0, 0};
+    wqe_args a{raddr(st, q, (const uint8_t*)src + off), (uint64_t)(uintptr_t)((uint8_t*)dst + off), len, 0, 0, 0, false};
     last = post_ctx(rt, ctx, pe, q, GIO_GDA_T_GET, a);
   }
   wait_done(rt, q, last);
@@ -165,7 +165,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
 // One NIC atomic (fetch-add or compare-swap, 4 or 8 B); returns the old value's bits.
 GIO_DOUT uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, uint64_t raddr_,
                             uint64_t v, uint64_t c, bool fetch) {
-  wqe_args a{raddr_, 0, 0, 0, v, c};
+  wqe_args a{raddr_, 0, 0, 0, v, c, false};
   const uint64_t idx = post_ctx(rt, ctx, pe, q, kind, a, fetch);
   if (!fetch) return 0;
   wait_done(rt, q, idx);
@@ -215,7 +215,7 @@ GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* 
   if (op == 1 /* SHMEM_SIGNAL_ADD */) {
     nic_atomic(rt, ctx, pe, q, GIO_GDA_T_FA8, raddr(st, q, sig), value, 0, false);
   } else {
-    wqe_args a{raddr(st, q, sig), (uint64_t)(uintptr_t)&value, 8, 0, 0, 0};
+    wqe_args a{raddr(st, q, sig), (uint64_t)(uintptr_t)&value, 8, 0, 0, 0, false};
     post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT_INLINE, a);
   }
 }

@@ -316,7 +316,7 @@ __global__ void private_ctx_kernel(const shmem_ctx_t* ctxp, const uint64_t* word
     gio_gda_queue_v1* q = gda::queue(GIO_DSTATE, nullptr, pe);
     if (threadIdx.x == 0) {
       shmem_quiet();
-      gda::wqe_args a{gda::raddr(GIO_DSTATE, q, word), 0, 8, gda::queue_lkey(q), 0, 0};
+      gda::wqe_args a{gda::raddr(GIO_DSTATE, q, word), 0, 8, gda::queue_lkey(q), 0, 0, false};
       const uint64_t held = gda::post("private_ctx_kernel", q, GIO_GDA_T_GET, a, true);
       o->xq = (unsigned long long)(uintptr_t)q;
       o->held = held;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The one-GPU checks behind issue 12 (nvidia-h200 / nvidia-h100-x1): run from the repo root.
-#   results/run-gpu1.sh OUTDIR [parts...]   parts: build p2p gda1 gda2 sanitizer post before
+#   results/run-gpu1.sh OUTDIR [parts...]   parts: build p2p gda1 gda2 sanitizer post before callcost
+# callcost (issue 18): cycles per put_nbi call at each scope, 8 B..4 KiB, against raw stores in the
+# same kernel, GIO and NVSHMEM, PE 0 putting to PE 1 on the same GPU and to itself.
 # PEs share the one GPU (p2p over CUDA IPC works; gda atomics through the softnic time-slice between
 # processes, so the gda suite runs at 1 PE, plus the new gda cases at 2 PEs).
 set -uo pipefail
@@ -37,6 +39,15 @@ if has sanitizer; then  # compute-sanitizer memcheck and racecheck over the p2p 
     done
   done
   cat "$out/sanitizer.txt"; grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$out"/san-*.txt
+fi
+if has callcost; then
+  for impl in gio nvshmem; do
+    bin=$B/bin/gio-bench; [[ $impl == nvshmem ]] && bin=$B/bin/gio-bench-nvshmem
+    [[ -x $bin ]] || { echo "callcost: $bin not built" >> "$out/callcost-$impl.txt"; continue; }
+    GIO_TRANSPORT=p2p run $B/bin/giorun -n 2 "$bin" callcost --json "$out/callcost-$impl.jsonl" > "$out/callcost-$impl.txt" 2>&1
+    GIO_TRANSPORT=p2p run $B/bin/giorun -n 1 "$bin" callcost --json "$out/callcost-$impl-self.jsonl" > "$out/callcost-$impl-self.txt" 2>&1
+    cat "$out/callcost-$impl.txt" "$out/callcost-$impl-self.txt"
+  done
 fi
 if has post; then
   run $B/bin/gio-gda-post --json "$out/gda_post.jsonl" > "$out/gda_post.txt" 2>&1; cat "$out/gda_post.txt"

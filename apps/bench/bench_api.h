@@ -28,10 +28,12 @@ typedef shmem_ctx_t b_ctx_t;
 // ---- scopes: who issues one operation --------------------------------------------------------
 struct b_thread {
   static B_DFN unsigned lane() { return 0; }
+  static B_DFN unsigned lanes() { return 1; }
   static B_DFN void sync() {}
 };
 struct b_wave {
   static B_DFN unsigned lane() { return threadIdx.x % warpSize; }
+  static B_DFN unsigned lanes() { return warpSize; }
   static B_DFN void sync() {
 #if defined(GIO_BENCH_NVSHMEM)
     __syncwarp();
@@ -42,6 +44,7 @@ struct b_wave {
 };
 struct b_wg {
   static B_DFN unsigned lane() { return threadIdx.x; }
+  static B_DFN unsigned lanes() { return blockDim.x; }
   static B_DFN void sync() { __syncthreads(); }
 };
 
@@ -53,6 +56,19 @@ B_DFN uint64_t b_clock_ns() {
   return t;
 #else
   return ::gio::plat::clock_ns();
+#endif
+}
+
+// The issuing SM's cycle counter (the host platform: its clock64, nanoseconds). For per-call
+// costs within one work-group; not comparable across SMs.
+B_DFN uint64_t b_cycles() { return (uint64_t)clock64(); }
+
+// dest on PE pe as a load/store pointer (nullptr when the transport maps no such path).
+B_DFN void* b_ptr(const void* d, int pe) {
+#if defined(GIO_BENCH_NVSHMEM)
+  return nvshmem_ptr(d, pe);
+#else
+  return shmem_ptr(d, pe);
 #endif
 }
 

@@ -30,7 +30,7 @@ std::vector<size_t> options::sizes() const {
 
 void print_usage(const char* prog) {
   printf(
-      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll|strided> [flags]\n"
+      "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll|strided|callcost> [flags]\n"
       "  --scope thread,wave,wg   scopes to measure (list; --scopes too)\n"
       "  --min-size N --max-size N  message sizes, powers of --step from min to max (K/M/G ok)\n"
       "  --step F                 size multiplier (default 2)\n"
@@ -46,6 +46,8 @@ void print_usage(const char* prog) {
       "                           coll: the collectives, over all PEs (size = one PE's contribution)\n"
       "  --cube N --region N      strided: the cube's edge (1024) and the region moved (1M), bytes, powers of 2;\n"
       "                           --wgs (32) work-groups of --threads; --pair A,A or one PE: into itself\n"
+      "  callcost                 cycles per put_nbi call against the same scope's raw stores (8 B..4 KiB);\n"
+      "                           --pair A,A or one PE: into its own heap\n"
       "  --json FILE              JSON lines (one measurement each), written by PE A (coll: PE 0)\n"
       "  --quick                  tiny sizes and iteration counts (CI)\n"
       "The transport is GIO's choice (GIO_TRANSPORT=auto|p2p|...); it is recorded, not set.\n",
@@ -107,6 +109,10 @@ void set_defaults(options* o) {
     o->wgs = {32};
     o->iters = 20, o->reps = 5;
   }
+  if (o->bench == "callcost") {  // 8 B .. 4 KiB; many calls per sample, each a few hundred cycles
+    o->min_size = 8, o->max_size = 4096;
+    o->iters = 1000, o->warmup = 100;
+  }
   if (o->quick) {
     o->min_size = 1, o->max_size = 4096, o->step = 16;
     o->wgs = {1, 2};  // loggop ignores --wgs: it measures one work-group
@@ -114,6 +120,7 @@ void set_defaults(options* o) {
     o->iters = 10, o->warmup = 2, o->reps = 3, o->train = 4;
     if (o->bench == "coll") o->min_size = 8, o->step = 8;  // 8 B .. 4 KiB: one size with bandwidth
     if (o->bench == "strided") o->cube = 16, o->region = 256, o->wgs = {2}, o->iters = 3;
+    if (o->bench == "callcost") o->min_size = 8, o->max_size = 512, o->step = 8;
   }
 }
 
@@ -123,7 +130,7 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
   if (argc < 2) return *err = "no subcommand", false;
   o->bench = argv[1];
   if (o->bench != "put_latency" && o->bench != "bw" && o->bench != "msgrate" && o->bench != "loggop" &&
-      o->bench != "coll" && o->bench != "strided")
+      o->bench != "coll" && o->bench != "strided" && o->bench != "callcost")
     return *err = "unknown subcommand '" + o->bench + "'", false;
   // Flags are collected first so --quick can set defaults that explicit flags then override.
   std::map<std::string, std::string> given;
@@ -189,8 +196,8 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
     return *err = "coll takes no --pair or --bidir: every PE takes part", false;
   if (o->bench == "coll" && (o->min_size < 4 || o->min_size % 4))
     return *err = "coll moves floats: --min-size must be a multiple of 4", false;
-  if (o->pair_a == o->pair_b && o->bench != "put_latency" && o->bench != "strided")
-    return *err = "--pair A,A (a PE targeting itself) is for put_latency and strided only", false;
+  if (o->pair_a == o->pair_b && o->bench != "put_latency" && o->bench != "strided" && o->bench != "callcost")
+    return *err = "--pair A,A (a PE targeting itself) is for put_latency, strided and callcost only", false;
   if (o->bench == "strided") {
     auto pow2 = [](size_t v) { return v && !(v & (v - 1)); };
     if (!pow2(o->cube) || !pow2(o->region) || o->region > o->cube * o->cube * o->cube)

@@ -70,6 +70,7 @@ void run_msgrate();
 void run_loggop();
 void run_coll();
 void run_strided();
+void run_callcost();
 
 std::string transports_to_all();
 }  // namespace bench

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   g_env.me = b_my_pe();
   g_env.npes = b_n_pes();
   // strided at one PE: PE 0 puts into its own second cube.
-  if (g_opt.bench == "strided" && g_env.npes == 1) g_opt.pair_a = g_opt.pair_b = 0;
+  if ((g_opt.bench == "strided" || g_opt.bench == "callcost") && g_env.npes == 1) g_opt.pair_a = g_opt.pair_b = 0;
   // coll has no pair: any number of PEs (at 1 it measures the call's own cost).
   const bool pair_fits = g_opt.bench == "coll" || (g_opt.pair_a < g_env.npes && g_opt.pair_b < g_env.npes);
   if (!ok || !pair_fits) {
@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
   else if (g_opt.bench == "msgrate") run_msgrate();
   else if (g_opt.bench == "coll") run_coll();
 #if !defined(GIO_BENCH_NVSHMEM)
+  else if (g_opt.bench == "callcost") run_callcost();
   else if (g_opt.bench == "strided") run_strided();  // GIO's subarray extension: gio-bench only
 #endif
   else run_loggop();

@@ -18,8 +18,10 @@
 // 2.1: the proxy transport's rings (runtime/proxy_queue.h), appended to the device state.
 // 2.2: lock queue nodes in the reserved heap head (runtime/lock.h), which was unused there: a
 // module of 2.1 never touches them, one of 2.2 needs a libgio that keeps the space free.
-#define GIO_CONTRACT_MAJOR 2
-#define GIO_CONTRACT_MINOR 2
+// 3.0: teams of 3 to 8 members sync in one round (runtime/team.h): a module of 2.x would wait in
+// dissemination rounds its libgio no longer signals.
+#define GIO_CONTRACT_MAJOR 3
+#define GIO_CONTRACT_MINOR 0
 
 // GIO library version (also reported by gio-info and shmem_info_get_name).
 #define GIO_VERSION_MAJOR 0

@@ -50,23 +50,32 @@ GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
 // Out of line, as is every transport-facing step of the collectives below: inlined into each
 // typed routine at each scope, the gda and proxy paths made a file using many of them take
 // minutes to compile for a GPU.
+// Teams of 3 to 8 members take one round instead (runtime/team.h says why it is a barrier).
 GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
   const int n = tm.n_pes, me = tm.my_pe;
+  const bool one = gio_team_sync_one_round(n);
   int round = 0;
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
-    const int to = tm.members[(me + dist) % n];
-    signal_raw(rt, nullptr, &tm.sync[round], 1, 1 /* SHMEM_SIGNAL_ADD */, to);
-    const uint64_t need = tm.consumed[round] + 1;
+    for (int k = dist; k < (one ? n : dist + 1); ++k)
+      signal_raw(rt, nullptr, &tm.sync[round], 1, 1 /* SHMEM_SIGNAL_ADD */, tm.members[(me + k) % n]);
+    const uint64_t need = tm.consumed[round] + (one ? n - 1 : 1);
     uint64_t seen = 0;
     bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
                  [&](unsigned long long ms) {
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
-                                 "round %d, for PE %d: counter %p is %llu, needs >= %llu\n",
-                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round,
-                                 (int)tm.members[(me - dist % n + n) % n], (void*)&tm.sync[round],
-                                 (unsigned long long)seen, (unsigned long long)need);
+                   if (one)
+                     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
+                                   "one round, for the other %d members: counter %p is %llu, needs >= %llu\n",
+                                   rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, n - 1, (void*)&tm.sync[round],
+                                   (unsigned long long)seen, (unsigned long long)need);
+                   else
+                     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
+                                   "round %d, for PE %d: counter %p is %llu, needs >= %llu\n",
+                                   rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round,
+                                   (int)tm.members[(me - dist % n + n) % n], (void*)&tm.sync[round],
+                                   (unsigned long long)seen, (unsigned long long)need);
                  });
     tm.consumed[round] = need;
+    if (one) break;
   }
 }
 

@@ -2,7 +2,9 @@
 //
 // Sync: dissemination over counters. In round k a PE adds 1 to counter k of the member 2^k ahead
 // of it and waits until its own counter k holds one signal more than it has consumed; ceil(log2 n)
-// rounds. The member writing counter k of a PE is always the same one, and a signal is counted,
+// rounds. Teams of 3 to 8 take one round: every member adds 1 to counter 0 of every other and waits
+// for n-1 signals more than it has consumed (gio_team_sync_one_round in runtime/team.h: kernels
+// sync on the same counters and must choose alike). The member writing counter k of a PE is always the same one, and a signal is counted,
 // never overwritten, so a fast member already in the next sync adds to the count instead of
 // erasing one not yet seen. Counting needs no reset, so a team slot needs no cleaning between teams,
 // and a 1.4 pSync is returned to SHMEM_SYNC_VALUE by subtracting each consumed signal again.
@@ -34,6 +36,7 @@ uint64_t load_local(const group& g, uint64_t* word) {
 }
 
 // Bounded like every GIO wait; the message says which round, which member and what was seen.
+// from < 0: one round, waiting for every other member.
 void wait_round(runtime& r, const group& g, int round, int from, uint64_t need) {
   using clk = std::chrono::steady_clock;
   const clk::time_point t0 = clk::now();
@@ -44,6 +47,12 @@ void wait_round(runtime& r, const group& g, int round, int from, uint64_t need) 
     if (spins > 64) sched_yield();
     if (limit_ms && (spins & 63) == 0) {
       const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(clk::now() - t0).count();
+      if ((uint64_t)ms > limit_ms && from < 0)
+        fatal(GIO_ERR_TIMEOUT, g.routine,
+              "timed out after %lld ms (GIO_TIMEOUT_MS=%llu) in the sync of %s, one round, waiting for the other %d "
+              "members: counter %p is %llu, needs >= %llu",
+              ms, (unsigned long long)limit_ms, g.what.c_str(), g.size() - 1, (void*)(g.sync + round),
+              (unsigned long long)seen, (unsigned long long)need);
       if ((uint64_t)ms > limit_ms)
         fatal(GIO_ERR_TIMEOUT, g.routine,
               "timed out after %lld ms (GIO_TIMEOUT_MS=%llu) in the sync of %s, round %d, waiting for PE %d (PE %d "
@@ -61,18 +70,24 @@ void group_sync(runtime& r, const group& g) {
   // The slot's consumed counts live in the heap, next to the counters (kernels sync with them too).
   uint64_t consumed[GIO_TEAM_ROUNDS];
   if (g.consumed) local_read(r, g, consumed, g.consumed, sizeof consumed);
+  const bool one = gio_team_sync_one_round(n);
+  const uint64_t per_sync = one ? (uint64_t)(n - 1) : 1;  // signals one sync brings to a counter
   int round = 0;
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
-    const int to = (g.me + dist) % n, from = (g.me - dist + n) % n;
-    gio_host_amo(g.routine, nullptr, GIO_AMO_FETCH_ADD, g.sync + round, 1, 0, sizeof(uint64_t), g.pe(to));
-    const uint64_t need = g.consumed ? consumed[round] + 1 : 1;
-    wait_round(r, g, round, from, need);
+    for (int k = dist; k < (one ? n : dist + 1); ++k)
+      gio_host_amo(g.routine, nullptr, GIO_AMO_FETCH_ADD, g.sync + round, 1, 0, sizeof(uint64_t), g.pe((g.me + k) % n));
+    const uint64_t need = g.consumed ? consumed[round] + per_sync : per_sync;
+    wait_round(r, g, round, one ? -1 : (g.me - dist + n) % n, need);
     if (g.consumed)
       consumed[round] = need;
     else if (in_segments(r, g.sync + round))
-      cpu_amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
+      cpu_amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-per_sync, 0, sizeof(uint64_t), g.routine);
     else
-      gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-1, 0, sizeof(uint64_t), g.routine);
+      gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-per_sync, 0, sizeof(uint64_t), g.routine);
+    if (one) {
+      ++round;
+      break;
+    }
   }
   if (g.consumed && round) local_write(r, g, g.consumed, consumed, sizeof consumed);
 }

@@ -31,9 +31,9 @@ took() { printf -- '---- %s: %d s\n' "$1" $((SECONDS - $2)); }
 # on a gio-bench file (68 s against 37 s) and cost GCC 40 % on test_amo.cpp, and UBSan at -O2 is
 # dear. So: the suite's build at -O2 without -g; the sanitizer builds at -O1 with line tables
 # (-g1: reports keep file:line), half the compile of -O2 -g (test_amo.cpp under ASan+UBSan: 31 s
-# against 71 s); the cuda and hip builds, which only prove that everything compiles, at -O0 on
-# host and device (the GPU machine builds with the default RelWithDebInfo). A user's build keeps
-# RelWithDebInfo (CMakeLists.txt).
+# against 71 s); the cuda build, which only proves that everything compiles, at -O0 on host and
+# device (the GPU machine builds with the default RelWithDebInfo); hip keeps RelWithDebInfo (its
+# comment below says why). A user's build keeps RelWithDebInfo (CMakeLists.txt).
 opt() {  # opt <flags for C, C++ (and CUDA)>
   printf '%s\n' -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS_RELEASE=$1 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELEASE=$1 -DNDEBUG"
 }
@@ -121,9 +121,8 @@ fi
 # hip: everything for gfx90a at the default RelWithDebInfo (-O2 -g). Debian's clang 15 AMDGPU
 # backend fails on test_local_buffers.cpp without -g ("unhandled SGPR spill to memory" at -O1 and
 # -O2) and at -O0 on put_latency.cpp ("Cannot scavenge register without an emergency spill slot").
-# Then the kernels that reach every
-# part of the device API (RMA, atomics, signals, collectives, the apps' kernels and the AMD builtins
-# of platform.h and spts) again for gfx940. Both archs for every file doubled the device passes
+# Then the kernels that reach every part of the device API (RMA, atomics, signals, collectives, the
+# apps' kernels and the AMD builtins of platform.h and spts) again for gfx940. Both archs for every file doubled the device passes
 # (put_latency.cpp: 23 s against 13 s), and no GIO source branches on the arch.
 if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
   t0=$SECONDS

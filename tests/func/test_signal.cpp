@@ -323,3 +323,87 @@ TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
   if (me() == 0) EXPECT_EQ(shmem_signal_fetch(hsum.get()), hsum_want);
   shmem_barrier_all();
 }
+
+// ---- a kernel holding every multiprocessor ------------------------------------------------------
+// A persistent kernel at full occupancy (Jacobi2D's gio and ikn variants) leaves no room on its
+// GPU for another kernel until it ends. Its signals, atomic sets and fetches, carried by the
+// softnic (gda) or by the proxies, must then not need one: here PE 0's kernel fills every
+// resident slot, fetches a word of PE 1's, sets another, puts data with a SET signal and waits for
+// PE 1's host to answer with a put-with-signal of its own.
+const uint64_t kFullWord = 0x5a5a00000000c0deull, kFullSet = 0x0123456789abcdefull;
+const size_t kFullLen = 1000;
+
+struct full_args {
+  uint64_t *word, *set_word, *sig_out, *sig_in;
+  uint8_t* inbox;     // symmetric: PE 0's data lands in PE 1's
+  const uint8_t* src; // PE 0's data
+  unsigned* gate;     // work-group 0 opens it when done; the others hold their slots until then
+  unsigned* errs;     // [0] wrong fetch, [1] work-groups that gave up waiting for the gate
+};
+
+__global__ void hold_every_multiprocessor(full_args a, int peer, unsigned long long give_up_ns) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      if (shmem_uint64_atomic_fetch(a.word, peer) != kFullWord) a.errs[0] = 1;
+      shmem_uint64_atomic_set(a.set_word, kFullSet, peer);
+      shmem_putmem_signal(a.inbox, a.src, kFullLen, a.sig_out, 1, SHMEM_SIGNAL_SET, peer);
+      shmem_signal_wait_until(a.sig_in, SHMEM_CMP_EQ, 1);
+      __threadfence();
+      atomicExch(a.gate, 1u);
+    }
+    return;
+  }
+  if (threadIdx.x == 0) {
+    const unsigned long long t0 = gio::plat::clock_ns();
+    while (!gio::plat::atomic_load_acquire(a.gate)) {
+      gio::plat::relax();
+      if (gio::plat::clock_ns() - t0 > give_up_ns) {
+        atomicAdd(a.errs + 1, 1u);
+        break;
+      }
+    }
+  }
+  __syncthreads();
+}
+
+TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
+  if (npes() < 2) GTEST_SKIP() << "needs a second PE";
+  const unsigned threads = 64;
+  sym<uint64_t> word(1), set_word(1), sig_out(1), sig_in(1), answer(1);
+  sym<uint8_t> inbox(kFullLen), src(kFullLen);
+  dbuf<unsigned> gate(1), errs(2);
+  if (me() == 1) word.write({kFullWord});
+  if (me() == 0) {
+    std::vector<uint8_t> data(kFullLen);
+    for (size_t k = 0; k < kFullLen; ++k) data[k] = pattern(0, k, 11);
+    src.write(data);
+  }
+  shmem_barrier_all();
+  if (me() == 0) {
+    int dev = 0, per_mp = 0;
+    HIP_OK(hipGetDevice(&dev));
+    hipDeviceProp_t prop;
+    HIP_OK(hipGetDeviceProperties(&prop, dev));
+    HIP_OK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, hold_every_multiprocessor, (int)threads, 0));
+    const unsigned grid = (unsigned)(per_mp * prop.multiProcessorCount);
+    ASSERT_GT(grid, 1u);
+    const full_args a{word.get(), set_word.get(), sig_out.get(), sig_in.get(), inbox.get(), src.get(), gate.get(),
+                      errs.get()};
+    hipLaunchKernelGGL(hold_every_multiprocessor, dim3(grid), dim3(threads), 0, 0, a, 1, 120000000000ull);
+    ASSERT_TRUE(synced());
+    const std::vector<unsigned> e = errs.read();
+    EXPECT_EQ(e[0], 0u) << "shmem_uint64_atomic_fetch from the full GPU read a wrong value";
+    EXPECT_EQ(e[1], 0u) << "work-groups gave up waiting for work-group 0 (" << grid << " launched)";
+  } else if (me() == 1) {
+    shmem_signal_wait_until(sig_out.get(), SHMEM_CMP_EQ, 1);
+    const std::vector<uint8_t> got = inbox.read();
+    unsigned bad = 0;
+    for (size_t k = 0; k < kFullLen; ++k) bad += got[k] != pattern(0, k, 11);
+    EXPECT_EQ(bad, 0u) << "data not complete when the signal was seen";
+    EXPECT_EQ(set_word.read()[0], kFullSet);
+    const uint64_t one = 1;
+    shmem_putmem_signal(answer.get(), &one, sizeof one, sig_in.get(), 1, SHMEM_SIGNAL_SET, 0);
+    shmem_quiet();
+  }
+  shmem_barrier_all();
+}

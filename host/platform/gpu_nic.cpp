@@ -1,6 +1,8 @@
 // cuda and hip platforms: the softnic's engine, its copies and atomics, which must never wait for
 // (or block) the running kernels that wait for their completion.
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "host/platform/gpu_runtime.h"
 #include "host/platform/nic_wait.h"
@@ -44,8 +46,8 @@ int device_of(const void* p) {
 // Waits for the softnic's stream. What the softnic issues must never need an SM: the kernel that
 // is waiting for this very completion may hold all of them. Copies between devices and between
 // host and device run on copy engines and finish; a same-device copy and the atomic kernel need an
-// SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy); an atomic cannot, so a
-// stall is named once instead of looking like a NIC that lost the operation. Other processes on
+// SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy), and so do atomic sets
+// and fetches (nic_amo); a read-modify-write atomic cannot, so a stall is named once instead of looking like a NIC that lost the operation. Other processes on
 // the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
 // (results/2026-11-22-4xh200-s4/README.md, eight PEs on two GPUs).
 // Bounded by GIO_TIMEOUT_MS like every GIO wait: past it the job stops with what was waited for
@@ -147,6 +149,30 @@ uint64_t nic_copy_start(void* dst, const void* src, size_t n) {
 }
 
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
+  // A set is a store and a fetch a load: no read-modify-write, so a copy engine does them and no
+  // SM is needed. A kernel at full occupancy (a persistent one, waiting for this very signal) keeps
+  // the atomic kernel from ever starting, and signals are SETs in the common case (Jacobi2D's
+  // halos and norm). An aligned 4- or 8-byte copy is one transaction on PCIe and NVLink, so it
+  // is atomic against device atomics on the word, which L2 serializes with it; the pinned result
+  // word is the host side of both. A SET returns nothing (a swap is GIO_AMO_SWAP).
+  if ((op == GIO_AMO_SET || op == GIO_AMO_FETCH) && (size == 4 || size == 8) && ((uintptr_t)addr & (size - 1)) == 0) {
+    char what[128];
+    if (op == GIO_AMO_SET) {
+      const uint32_t v32 = (uint32_t)v;
+      memcpy(g_nic_result, size == 4 ? (const void*)&v32 : (const void*)&v, size);
+      check(hipMemcpyAsync(addr, g_nic_result, size, hipMemcpyDefault, g_nic_stream), "softnic",
+            "hipMemcpyAsync (an atomic set)");
+      snprintf(what, sizeof what, "an atomic set of %zu bytes at %p (a copy)", size, addr);
+      nic_wait(what);
+      return 0;
+    }
+    *g_nic_result = 0;
+    check(hipMemcpyAsync(g_nic_result, addr, size, hipMemcpyDefault, g_nic_stream), "softnic",
+          "hipMemcpyAsync (an atomic fetch)");
+    snprintf(what, sizeof what, "an atomic fetch of %zu bytes at %p (a copy)", size, addr);
+    nic_wait(what);
+    return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
+  }
   if (size == 4)
     hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned int*)addr, op,
                        (unsigned int)v, (unsigned int)c, (unsigned int*)g_nic_result);

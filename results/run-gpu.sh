@@ -3,7 +3,8 @@
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
-#          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock
+#          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
 # (Older result folders call this script run-2xh200.sh.)
@@ -204,6 +205,63 @@ if has gda; then
 fi
 if has jacobi && [[ -x $B/jacobi2d ]]; then
   T=500 run apps/jacobi2d/scaling.sh -b build-gpu -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
+fi
+if has strip; then  # issue 18: Jacobi2D's sweep against a copy by rows loaded ahead, one GPU (results/probes/jacobi_strip.cu)
+  nvcc -O2 -arch=sm_90 -std=c++17 -I. -Idevice/include -Ibuild-gpu/include -Iapps/jacobi2d results/probes/jacobi_strip.cu \
+    -o build-gpu/jacobi_strip -Lbuild-gpu/lib -lgio -Xlinker -rpath="$PWD/build-gpu/lib" 2>> "$out/build.log" &&
+    CUDA_VISIBLE_DEVICES=0 T=120 run build-gpu/jacobi_strip > "$out/jacobi_strip.txt" 2>&1
+  cat "$out/jacobi_strip.txt"
+fi
+if has fullsig; then  # test_signal's kernel holding every SM over gda and the proxy: 2 GPUs, then both PEs on GPU 0
+  for t in gda proxy; do
+    for vis in 0,1 0; do
+      CUDA_VISIBLE_DEVICES=$vis GIO_TRANSPORT=$t GIO_TIMEOUT_MS=20000 T=60 run $B/giorun -n 2 $B/test_signal \
+        --gtest_filter='*HoldingEvery*' > "$out/fullsig-$t-gpus$vis.txt" 2>&1
+      echo "after  $t gpus $vis rc=$? $(grep -c '\[  PASSED  \]' "$out/fullsig-$t-gpus$vis.txt") passed" >> "$out/fullsig.txt"
+    done
+  done
+  # The same test against libgio before the fix (sets and fetches as a one-thread kernel): carry
+  # the old host/platform/gpu_nic.cpp as .carry/gpu_nic_before.cpp.
+  if [[ -f .carry/gpu_nic_before.cpp ]]; then
+    cp host/platform/gpu_nic.cpp /tmp/gpu_nic_fixed.cpp && cp .carry/gpu_nic_before.cpp host/platform/gpu_nic.cpp &&
+      ninja -C build-gpu gio >> "$out/build.log" 2>&1
+    for t in gda proxy; do
+      GIO_TRANSPORT=$t GIO_TIMEOUT_MS=10000 T=45 run $B/giorun -n 2 $B/test_signal --gtest_filter='*HoldingEvery*' \
+        > "$out/fullsig-before-$t.txt" 2>&1
+      echo "before $t gpus 0,1 rc=$? $(grep -c '\[  PASSED  \]' "$out/fullsig-before-$t.txt") passed" >> "$out/fullsig.txt"
+    done
+    cp /tmp/gpu_nic_fixed.cpp host/platform/gpu_nic.cpp && ninja -C build-gpu gio >> "$out/build.log" 2>&1
+  fi
+  cat "$out/fullsig.txt"
+fi
+if has jacobi1 && [[ -x $B/jacobi2d ]]; then  # issue 18: one GPU; 16384^2 every variant with the roofline, then 1K..8K
+  # The prefetch depth the strip probe found best at the app's launch bounds (5 work-groups/SM);
+  # the tree's own JACOBI_PREFETCH runs too, as jacobi2d-tree.
+  d=$(grep -E '^step D=[0-9]+ minwg=5 ' "$out/jacobi_strip.txt" 2>/dev/null | grep -v norm |
+      awk '{print $(NF-3), substr($2, 3)}' | sort -n | tail -1 | cut -d' ' -f2)
+  cp $B/jacobi2d $B/jacobi2d-tree
+  tree_d=$(sed -n 's/^#define JACOBI_PREFETCH \([0-9]*\)$/\1/p' apps/jacobi2d/domain.h)
+  if [[ -n $d && $d != "$tree_d" ]]; then
+    sed -i "s/^#define JACOBI_PREFETCH [0-9]*$/#define JACOBI_PREFETCH $d/" apps/jacobi2d/domain.h
+    ninja -C build-gpu jacobi2d >> "$out/build.log" 2>&1
+  fi
+  echo "tree JACOBI_PREFETCH=$tree_d, probe's best D=${d:-none}; jacobi2d built with $(sed -n 's/^#define JACOBI_PREFETCH //p' apps/jacobi2d/domain.h)" > "$out/jacobi1.txt"
+  for bin in jacobi2d-tree jacobi2d; do
+    for v in gio gio-launch interk interk-overlap; do
+      CUDA_VISIBLE_DEVICES=0 T=60 run $B/giorun -n 1 $B/$bin --variant $v --json "$out/jacobi1-$bin.jsonl" >> "$out/jacobi1.txt" 2>&1
+    done
+  done
+  CUDA_VISIBLE_DEVICES=0 T=${J1T:-240} run apps/jacobi2d/scaling.sh -b build-gpu -p 1 -s "1024 2048 4096 8192" -S 16384 \
+    -v "gio gio-launch interk interk-overlap" -o "$out/jacobi1-sizes.jsonl" > "$out/jacobi1-sizes.txt" 2>&1
+  grep -E "total|roofline" "$out/jacobi1.txt" | head -40
+fi
+if has ncu && [[ -x $B/jacobi2d ]]; then  # Nsight Compute on one interk step and one persistent kernel, 16384^2, one GPU
+  for v in interk gio; do
+    CUDA_VISIBLE_DEVICES=0 T=150 run ncu --target-processes all -k regex:'step|persistent' -c 1 --section SpeedOfLight \
+      --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+      $B/giorun -n 1 $B/jacobi2d --variant $v --iters 20 --warmup 0 > "$out/ncu-$v.txt" 2>&1
+  done
+  grep -E "Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Theoretical Occupancy|Duration|L2 Hit" "$out"/ncu-*.txt
 fi
 if has lock; then  # test_lock and test_host_threads over gda and the proxy: one GPU per PE, then both PEs on GPU 0
   for gpus in all 0; do

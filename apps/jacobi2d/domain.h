@@ -10,6 +10,10 @@
 
 // Largest work-group the kernels are compiled for (see kernels.h).
 #define JACOBI_MAX_BLOCK 256
+// Rows each thread's strip loads ahead of the one it computes (stencil.h).
+#ifndef JACOBI_PREFETCH
+#define JACOBI_PREFETCH 1
+#endif
 
 namespace jacobi {
 

@@ -3,7 +3,10 @@
 // Each thread owns VEC adjacent columns (one 16-byte load per row when the row length allows it)
 // and walks down the strip's rows, keeping the row above and its own row in registers, so every
 // value is loaded once per strip. The left and right neighbours come from the adjacent lanes by
-// shuffle; only the wave's edge lanes load them. The next row is loaded one row ahead.
+// shuffle; only the wave's edge lanes load them. The rows below are loaded D rows ahead
+// (JACOBI_PREFETCH, domain.h): one load in flight per thread kept a sweep at about 80 % of a
+// plain copy's bandwidth on H200, whose HBM needs more bytes in flight per SM than one 16-byte
+// load per resident thread (results/probes/jacobi_strip.cu measures each D against the copy).
 #pragma once
 #include <shmem.h>
 
@@ -41,8 +44,9 @@ GIO_DFN T shfl_down(T v, int d) {
 
 // Computes local rows r0..r1 of segment `seg` from `a` into `an`; every thread of the work-group
 // calls it with the same arguments. Returns this thread's sum of squared updates.
-template <typename T, int V>
+template <typename T, int V, int D = JACOBI_PREFETCH>
 GIO_DFN double strip(const T* __restrict__ a, T* __restrict__ an, int nx, int seg, int r0, int r1) {
+  static_assert(D >= 1, "at least the next row is loaded ahead");
   typedef pack<T, V> P;
   const int lane = (int)(threadIdx.x % warpSize);
   const int x0 = (seg * (int)blockDim.x + (int)threadIdx.x) * V;
@@ -54,12 +58,18 @@ GIO_DFN double strip(const T* __restrict__ a, T* __restrict__ an, int nx, int se
   const size_t w = (size_t)nx;
   P up = on ? load_pack<T, V>(a + (size_t)(r0 - 1) * w + x0) : zero;
   P c = on ? load_pack<T, V>(a + (size_t)r0 * w + x0) : zero;
-  P next = on ? load_pack<T, V>(a + (size_t)(r0 + 1) * w + x0) : zero;
+  // ahead[j] is row r+1+j; rows up to r1+1 (the halo or the next strip's first row) exist.
+  P ahead[D];
+#pragma unroll
+  for (int j = 0; j < D; ++j)
+    ahead[j] = on && r0 + j <= r1 ? load_pack<T, V>(a + (size_t)(r0 + 1 + j) * w + x0) : zero;
   double norm = 0;
   for (int r = r0; r <= r1; ++r) {
     const T* row = a + (size_t)r * w;
-    const P dn = next;
-    if (on && r < r1) next = load_pack<T, V>(row + 2 * w + x0);  // in flight while we compute
+    const P dn = ahead[0];
+#pragma unroll
+    for (int j = 0; j + 1 < D; ++j) ahead[j] = ahead[j + 1];
+    if (on && r + D <= r1) ahead[D - 1] = load_pack<T, V>(row + (size_t)(1 + D) * w + x0);  // in flight while we compute
     T left = shfl_up(c.v[V - 1], 1);
     T right = shfl_down(c.v[0], 1);
     if (load_left) left = row[x0 - 1];

@@ -124,11 +124,18 @@ int main(int argc, char** argv) {
   else if (g_opt.bench == "bw") run_bw();
   else if (g_opt.bench == "msgrate") run_msgrate();
   else if (g_opt.bench == "coll") run_coll();
-#if !defined(GIO_BENCH_NVSHMEM)
   else if (g_opt.bench == "callcost") run_callcost();
+  else if (g_opt.bench == "loggop") run_loggop();
+#if !defined(GIO_BENCH_NVSHMEM)
   else if (g_opt.bench == "strided") run_strided();  // GIO's subarray extension: gio-bench only
 #endif
-  else run_loggop();
+  else {
+    // A benchmark the command line accepts but this binary lacks: stop, never run another one.
+    fprintf(stderr, "%s: PE %d: benchmark %s is not in this binary (strided is gio-bench's only)\n", argv[0],
+            g_env.me, g_opt.bench.c_str());
+    b_finalize();
+    return 2;
+  }
 
   report_close();
   hip_check(hipFree(g_ctx_fail), "hipFree");

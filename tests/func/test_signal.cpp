@@ -328,8 +328,9 @@ TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
 // A persistent kernel at full occupancy (Jacobi2D's gio and ikn variants) leaves no room on its
 // GPU for another kernel until it ends. Its signals, atomic sets and fetches, carried by the
 // softnic (gda) or by the proxies, must then not need one: here PE 0's kernel fills every
-// resident slot, fetches a word of PE 1's, sets another, puts data with a SET signal and waits for
-// PE 1's host to answer with a put-with-signal of its own.
+// resident slot and, once every work-group has arrived (a kernel launched while the grid is still
+// being placed slips in beside it), fetches a word of PE 1's, sets another, puts data with a SET
+// signal and waits for PE 1's host to answer with a put-with-signal of its own.
 const uint64_t kFullWord = 0x5a5a00000000c0deull, kFullSet = 0x0123456789abcdefull;
 const size_t kFullLen = 1000;
 
@@ -337,13 +338,23 @@ struct full_args {
   uint64_t *word, *set_word, *sig_out, *sig_in;
   uint8_t* inbox;     // symmetric: PE 0's data lands in PE 1's
   const uint8_t* src; // PE 0's data
+  unsigned* arrived;  // work-groups other than 0 that are running
   unsigned* gate;     // work-group 0 opens it when done; the others hold their slots until then
-  unsigned* errs;     // [0] wrong fetch, [1] work-groups that gave up waiting for the gate
+  unsigned* errs;     // [0] wrong fetch, [1] work-groups that gave up waiting for the gate,
+                      // [2] work-group 0 gave up waiting for the others to arrive
 };
 
 __global__ void hold_every_multiprocessor(full_args a, int peer, unsigned long long give_up_ns) {
   if (blockIdx.x == 0) {
     if (threadIdx.x == 0) {
+      const unsigned long long t0 = gio::plat::clock_ns();
+      while (gio::plat::atomic_load_acquire(a.arrived) != gridDim.x - 1) {
+        gio::plat::relax();
+        if (gio::plat::clock_ns() - t0 > give_up_ns) {
+          a.errs[2] = 1;
+          break;
+        }
+      }
       if (shmem_uint64_atomic_fetch(a.word, peer) != kFullWord) a.errs[0] = 1;
       shmem_uint64_atomic_set(a.set_word, kFullSet, peer);
       shmem_putmem_signal(a.inbox, a.src, kFullLen, a.sig_out, 1, SHMEM_SIGNAL_SET, peer);
@@ -354,6 +365,7 @@ __global__ void hold_every_multiprocessor(full_args a, int peer, unsigned long l
     return;
   }
   if (threadIdx.x == 0) {
+    atomicAdd(a.arrived, 1u);
     const unsigned long long t0 = gio::plat::clock_ns();
     while (!gio::plat::atomic_load_acquire(a.gate)) {
       gio::plat::relax();
@@ -371,7 +383,7 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
   const unsigned threads = 64;
   sym<uint64_t> word(1), set_word(1), sig_out(1), sig_in(1), answer(1);
   sym<uint8_t> inbox(kFullLen), src(kFullLen);
-  dbuf<unsigned> gate(1), errs(2);
+  dbuf<unsigned> arrived(1), gate(1), errs(3);
   if (me() == 1) word.write({kFullWord});
   if (me() == 0) {
     std::vector<uint8_t> data(kFullLen);
@@ -387,13 +399,14 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
     HIP_OK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_mp, hold_every_multiprocessor, (int)threads, 0));
     const unsigned grid = (unsigned)(per_mp * prop.multiProcessorCount);
     ASSERT_GT(grid, 1u);
-    const full_args a{word.get(), set_word.get(), sig_out.get(), sig_in.get(), inbox.get(), src.get(), gate.get(),
-                      errs.get()};
+    const full_args a{word.get(), set_word.get(), sig_out.get(), sig_in.get(), inbox.get(), src.get(), arrived.get(),
+                      gate.get(), errs.get()};
     hipLaunchKernelGGL(hold_every_multiprocessor, dim3(grid), dim3(threads), 0, 0, a, 1, 120000000000ull);
     ASSERT_TRUE(synced());
     const std::vector<unsigned> e = errs.read();
     EXPECT_EQ(e[0], 0u) << "shmem_uint64_atomic_fetch from the full GPU read a wrong value";
     EXPECT_EQ(e[1], 0u) << "work-groups gave up waiting for work-group 0 (" << grid << " launched)";
+    EXPECT_EQ(e[2], 0u) << "not all " << grid << " work-groups were running at once";
   } else if (me() == 1) {
     shmem_signal_wait_until(sig_out.get(), SHMEM_CMP_EQ, 1);
     const std::vector<uint8_t> got = inbox.read();

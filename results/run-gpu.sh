@@ -4,7 +4,7 @@
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
-#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18)
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 (2 GPUs)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
 # (Older result folders call this script run-2xh200.sh.)
@@ -235,25 +235,51 @@ if has fullsig; then  # test_signal's kernel holding every SM over gda and the p
   cat "$out/fullsig.txt"
 fi
 if has jacobi1 && [[ -x $B/jacobi2d ]]; then  # issue 18: one GPU; 16384^2 every variant with the roofline, then 1K..8K
-  # The prefetch depth the strip probe found best at the app's launch bounds (5 work-groups/SM);
-  # the tree's own JACOBI_PREFETCH runs too, as jacobi2d-tree.
-  d=$(grep -E '^step D=[0-9]+ minwg=5 ' "$out/jacobi_strip.txt" 2>/dev/null | grep -v norm |
-      awk '{print $(NF-3), substr($2, 3)}' | sort -n | tail -1 | cut -d' ' -f2)
-  cp $B/jacobi2d $B/jacobi2d-tree
-  tree_d=$(sed -n 's/^#define JACOBI_PREFETCH \([0-9]*\)$/\1/p' apps/jacobi2d/domain.h)
-  if [[ -n $d && $d != "$tree_d" ]]; then
-    sed -i "s/^#define JACOBI_PREFETCH [0-9]*$/#define JACOBI_PREFETCH $d/" apps/jacobi2d/domain.h
-    ninja -C build-gpu jacobi2d >> "$out/build.log" 2>&1
-  fi
-  echo "tree JACOBI_PREFETCH=$tree_d, probe's best D=${d:-none}; jacobi2d built with $(sed -n 's/^#define JACOBI_PREFETCH //p' apps/jacobi2d/domain.h)" > "$out/jacobi1.txt"
-  for bin in jacobi2d-tree jacobi2d; do
+  # Each J1CONFIGS entry BYTES:MINWGS:PREFETCH sets JACOBI_VEC_BYTES, JACOBI_MIN_WGS and
+  # JACOBI_PREFETCH (domain.h) for one build of jacobi2d (bin/jacobi2d-BYTES-MINWGS-PREFETCH); the
+  # build whose gio is fastest at 16384^2 becomes bin/jacobi2d for the sizes and later parts.
+  cp apps/jacobi2d/domain.h /tmp/domain.h.tree
+  : > "$out/jacobi1.txt"
+  best=; best_t=
+  for c in ${J1CONFIGS:-16:5:1 16:5:2 32:4:1 32:4:2 32:5:1}; do
+    IFS=: read -r vb mw pf <<<"$c"
+    sed -e "s/^#define JACOBI_VEC_BYTES [0-9]*$/#define JACOBI_VEC_BYTES $vb/" -e "s/^#define JACOBI_MIN_WGS [0-9]*$/#define JACOBI_MIN_WGS $mw/" \
+        -e "s/^#define JACOBI_PREFETCH [0-9]*$/#define JACOBI_PREFETCH $pf/" /tmp/domain.h.tree > apps/jacobi2d/domain.h
+    ninja -C build-gpu jacobi2d >> "$out/build.log" 2>&1 || { echo "config $c: build failed" >> "$out/jacobi1.txt"; continue; }
+    cp $B/jacobi2d $B/jacobi2d-$vb-$mw-$pf
     for v in gio gio-launch interk interk-overlap; do
-      CUDA_VISIBLE_DEVICES=0 T=60 run $B/giorun -n 1 $B/$bin --variant $v --json "$out/jacobi1-$bin.jsonl" >> "$out/jacobi1.txt" 2>&1
+      echo "== config $c variant $v" >> "$out/jacobi1.txt"
+      CUDA_VISIBLE_DEVICES=0 T=60 run $B/giorun -n 1 $B/jacobi2d-$vb-$mw-$pf --variant $v --json "$out/jacobi1-$vb-$mw-$pf.jsonl" >> "$out/jacobi1.txt" 2>&1
     done
+    t=$(python3 -c "import json,sys; print(min([json.loads(l)['total_s'] for l in open(sys.argv[1]) if json.loads(l)['variant']=='gio'] or [99]))" "$out/jacobi1-$vb-$mw-$pf.jsonl" 2>/dev/null)
+    echo "config $c: gio $t s" | tee -a "$out/jacobi1-best.txt"
+    if [[ -n $t ]] && { [[ -z $best_t ]] || python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$t" "$best_t"; }; then
+      best=$vb-$mw-$pf; best_t=$t
+    fi
   done
+  cp /tmp/domain.h.tree apps/jacobi2d/domain.h
+  echo "best: $best ($best_t s)" | tee -a "$out/jacobi1-best.txt"
+  [[ -n $best ]] && cp $B/jacobi2d-$best $B/jacobi2d
   CUDA_VISIBLE_DEVICES=0 T=${J1T:-240} run apps/jacobi2d/scaling.sh -b build-gpu -p 1 -s "1024 2048 4096 8192" -S 16384 \
     -v "gio gio-launch interk interk-overlap" -o "$out/jacobi1-sizes.jsonl" > "$out/jacobi1-sizes.txt" 2>&1
-  grep -E "total|roofline" "$out/jacobi1.txt" | head -40
+  python3 - "$out" <<'PY'
+import json, sys, glob
+for f in sorted(glob.glob(sys.argv[1] + "/jacobi1*.jsonl")):
+    for l in open(f):
+        r = json.loads(l)
+        print(f.split("/")[-1], r["variant"], r["nx"], "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
+PY
+fi
+if has jacobi2 && [[ -x $B/jacobi2d ]]; then  # issue 19 on 2 GPUs: strong 16384^2, weak 2K^2 and 16K^2 per GPU; ikn last
+  T=${J2T:-300} run apps/jacobi2d/scaling.sh -b build-gpu -p 2 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \
+    -o "$out/jacobi2.jsonl" > "$out/jacobi2.txt" 2>&1
+  echo "scaling rc=$?" >> "$out/jacobi2.txt"
+  for side in 16384 2048; do  # ikn (every peer through the proxy), its output whole
+    GIO_TIMEOUT_MS=20000 T=90 run $B/giorun -n 2 $B/jacobi2d --variant ikn --nx $side --ny $side --json "$out/jacobi2-ikn.jsonl" \
+      > "$out/jacobi2-ikn-$side.txt" 2>&1
+    echo "ikn $side rc=$?" >> "$out/jacobi2.txt"
+  done
+  grep -E "rc=|total " "$out/jacobi2.txt" "$out"/jacobi2-ikn-*.txt | head -30
 fi
 if has ncu && [[ -x $B/jacobi2d ]]; then  # Nsight Compute on one interk step and one persistent kernel, 16384^2, one GPU
   for v in interk gio; do

@@ -14,6 +14,14 @@
 #ifndef JACOBI_PREFETCH
 #define JACOBI_PREFETCH 1
 #endif
+// Bytes of a row each thread loads and stores at once when the row length allows it (fields.h
+// vec_for), and the work-groups per multiprocessor the kernels' launch bounds ask for (kernels.h).
+#ifndef JACOBI_VEC_BYTES
+#define JACOBI_VEC_BYTES 16
+#endif
+#ifndef JACOBI_MIN_WGS
+#define JACOBI_MIN_WGS 5
+#endif
 
 namespace jacobi {
 
@@ -93,9 +101,17 @@ struct norm_slots {
 };
 
 // A grid-wide barrier's state (device memory, zeroed before a run).
+// The persistent kernel's grid barrier (sweep.h grid_sync), two levels: work-groups count in on
+// one of `groups` counters, kBarrierGroup work-groups each, every counter on its own 128-byte line
+// so their atomics proceed side by side in L2; the last of each group counts in on `top`, and the
+// last of those advances `gen`, which the others poll.
+constexpr int kBarrierGroup = 32;
+constexpr int kBarrierGroups = 256;  // up to 8192 work-groups (main.cpp checks the grid)
 struct grid_barrier {
-  unsigned count;
+  unsigned top;
   unsigned gen;
+  unsigned pad[30];
+  unsigned group[kBarrierGroups][32];
 };
 
 }  // namespace jacobi

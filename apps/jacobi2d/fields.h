@@ -20,7 +20,7 @@ struct launch_shape {
 
 // Columns per thread: a 16-byte vector when every row starts 16-byte aligned, else 1.
 inline int vec_for(int nx, size_t elem) {
-  const int v = (int)(16 / elem);
+  const int v = (int)(JACOBI_VEC_BYTES / elem);
   return nx % v == 0 ? v : 1;
 }
 

@@ -32,7 +32,7 @@ __global__ void init_field(T* a0, T* a1, int nx, int rows, int row0, int ny) {
 // so no host step is needed between launches. Without EX (interk, the reference) none of that
 // code is built.
 template <typename T, int V, bool EX>
-__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) step(sweep_plan p, const T* a, T* an, halo_exchange ex,
+__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, JACOBI_MIN_WGS) step(sweep_plan p, const T* a, T* an, halo_exchange ex,
                                              int use_ex, int k, norm_slots n, int check,
                                              int publish, wait_clock clk) {
   const double s = sweep<T, V, EX>(p, a, an, use_ex ? &ex : nullptr, k, clk);
@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) step(sweep_plan p, const 
 // gio: every iteration in one launch. The grid barrier separates iterations on this PE (interior
 // rows need the rows other work-groups computed); the signals order them across PEs.
 template <typename T, int V>
-__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, 5) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
+__global__ void __launch_bounds__(JACOBI_MAX_BLOCK, JACOBI_MIN_WGS) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
                                                    int use_ex, int iters, int nccheck, norm_slots n,
                                                    grid_barrier* bar, unsigned long long timeout_ns,
                                                    wait_clock clk) {

@@ -69,7 +69,7 @@ template <typename T>
 reference_result run_reference(const options& o, const domain& d, const launch_shape& s, int iters,
                                std::vector<T>* rows) {
   if (s.vec == 1) return reference_v<T, 1>(o, d, s, iters, rows);
-  return reference_v<T, 16 / sizeof(T)>(o, d, s, iters, rows);
+  return reference_v<T, JACOBI_VEC_BYTES / sizeof(T)>(o, d, s, iters, rows);
 }
 
 template reference_result run_reference<float>(const options&, const domain&, const launch_shape&,

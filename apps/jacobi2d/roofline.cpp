@@ -40,7 +40,7 @@ double run_roofline(fields<T>& f, int iters, int wgs) {
   // The rows a sweep reads and writes, ghost rows included: the same bytes as the variants' buffers.
   const size_t elems = (size_t)(f.d.chunk + 2) * f.d.nx;
   if (f.shape.vec == 1) return roofline_v<T, 1>(f.a[0], f.a[1], elems, iters, wgs, f.shape.block);
-  return roofline_v<T, 16 / sizeof(T)>(f.a[0], f.a[1], elems, iters, wgs, f.shape.block);
+  return roofline_v<T, JACOBI_VEC_BYTES / sizeof(T)>(f.a[0], f.a[1], elems, iters, wgs, f.shape.block);
 }
 
 template double run_roofline<float>(fields<float>&, int, int);

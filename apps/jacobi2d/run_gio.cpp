@@ -63,13 +63,13 @@ run_result device_run(fields<T>& f, const options& o, int iters, bool comm, bool
 
 template <typename T>
 int resident_wgs_device(variant v, int vec, int block) {
-  return vec == 1 ? resident_v<T, 1>(v, block) : resident_v<T, 16 / sizeof(T)>(v, block);
+  return vec == 1 ? resident_v<T, 1>(v, block) : resident_v<T, JACOBI_VEC_BYTES / sizeof(T)>(v, block);
 }
 
 template <typename T>
 run_result run_device_initiated(fields<T>& f, const options& o, int iters, bool comm, bool perturb) {
   if (f.shape.vec == 1) return device_run<T, 1>(f, o, iters, comm, perturb);
-  return device_run<T, 16 / sizeof(T)>(f, o, iters, comm, perturb);
+  return device_run<T, JACOBI_VEC_BYTES / sizeof(T)>(f, o, iters, comm, perturb);
 }
 
 template int resident_wgs_device<float>(variant, int, int);

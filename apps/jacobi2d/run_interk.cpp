@@ -135,13 +135,13 @@ run_result host_run(fields<T>& f, const options& o, int iters, bool comm, bool p
 
 template <typename T>
 int resident_wgs_host(variant, int vec, int block) {
-  return vec == 1 ? resident(step<T, 1, false>, block) : resident(step<T, 16 / sizeof(T), false>, block);
+  return vec == 1 ? resident(step<T, 1, false>, block) : resident(step<T, JACOBI_VEC_BYTES / sizeof(T), false>, block);
 }
 
 template <typename T>
 run_result run_host_driven(fields<T>& f, const options& o, int iters, bool comm, bool perturb) {
   if (f.shape.vec == 1) return host_run<T, 1>(f, o, iters, comm, perturb);
-  return host_run<T, 16 / sizeof(T)>(f, o, iters, comm, perturb);
+  return host_run<T, JACOBI_VEC_BYTES / sizeof(T)>(f, o, iters, comm, perturb);
 }
 
 template int resident_wgs_host<float>(variant, int, int);

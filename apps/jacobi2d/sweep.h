@@ -137,21 +137,37 @@ JACOBI_OUT_OF_LINE void barrier_timeout(uint64_t waited_ns, unsigned gen) {
   gio::dev::die(GIO_ERR_TIMEOUT);
 }
 
-// Sense-reversing barrier over the launch's work-groups (all must be resident). The waiting
-// spin is bounded: a work-group stuck on a neighbour that never signals is a bug report, not a
-// hang. gio::plat::relax() lets the host emulator run the other work-groups.
+// Barrier over the launch's work-groups (all must be resident), two levels (domain.h). One
+// counter for every work-group, polled with system-scope acquire loads, held the persistent
+// kernel's sweep at 77-80 % of a copy's bandwidth, two levels polled at device scope at 85-90 %
+// (results/probes/jacobi_strip.cu, H200), although each barrier alone took 2.3-2.5 us: what the
+// old one cost was its effect on the sweep around it, not its own latency. The waiting spin is
+// bounded: a work-group stuck
+// on a neighbour that never signals is a bug report, not a hang. gio::plat::relax() lets the host
+// emulator run the other work-groups.
 GIO_DFN void grid_sync(grid_barrier* g, unsigned long long timeout_ns) {
   __syncthreads();
   if (threadIdx.x == 0) {
-    const unsigned gen = gio::plat::atomic_load_acquire(&g->gen);  // before arriving
-    __threadfence();  // release this work-group's writes
-    if (atomicAdd(&g->count, 1u) == gridDim.x - 1) {
-      atomicExch(&g->count, 0u);
-      __threadfence();
-      atomicAdd(&g->gen, 1u);
-    } else {
+    // Read before arriving: the generation cannot advance until this work-group has arrived.
+    const unsigned gen = gio::plat::load_polled(&g->gen);
+    const unsigned b = blockIdx.x, G = gridDim.x;
+    const unsigned grp = b / kBarrierGroup, groups = (G + kBarrierGroup - 1) / kBarrierGroup;
+    const unsigned members = G - grp * kBarrierGroup < kBarrierGroup ? G - grp * kBarrierGroup : kBarrierGroup;
+    __threadfence();  // release this work-group's writes before it counts in
+    bool last = false;
+    if (atomicAdd(&g->group[grp][0], 1u) == members - 1) {
+      // Reset before counting in on top: no member arrives again before `gen` advances.
+      atomicExch(&g->group[grp][0], 0u);
+      if (atomicAdd(&g->top, 1u) == groups - 1) {
+        atomicExch(&g->top, 0u);
+        __threadfence();
+        atomicAdd(&g->gen, 1u);
+        last = true;
+      }
+    }
+    if (!last) {
       const uint64_t t0 = gio::plat::clock_ns();
-      for (unsigned spins = 1; gio::plat::atomic_load_acquire(&g->gen) == gen; ++spins) {
+      for (unsigned spins = 1; gio::plat::load_polled(&g->gen) == gen; ++spins) {
         gio::plat::relax();
         if ((spins & 1023) == 0 && gio::plat::clock_ns() - t0 > timeout_ns)
           barrier_timeout(gio::plat::clock_ns() - t0, gen);

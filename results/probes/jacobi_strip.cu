@@ -1,8 +1,9 @@
 // Hardware probe (not part of libgio): Jacobi2D's sweep (apps/jacobi2d/stencil.h's strip(), the
 // code every variant runs) against a plain 16-byte copy of the same two fields on one GPU, by how
-// many rows each thread loads ahead (D) and the launch bounds' minimum work-groups per SM, each
-// at full occupancy. Then the persistent form: every iteration in one launch with the app's grid
-// barrier (sweep.h) between them. 16384^2 floats, two 1 GiB fields, as issue 18's Jacobi goal.
+// many rows each thread loads ahead (D), the launch bounds' minimum work-groups per SM, the
+// work-group size and the columns per thread, each at full occupancy. Then grid barriers alone
+// (the app's and two-level ones), and the persistent form: every iteration in one launch with
+// each barrier between them, and with none. 16384^2 floats, two 1 GiB fields, as issue 18's Jacobi goal.
 // Build, from the repo root after cmake has configured build-gpu (for gio_config.h):
 //   nvcc -O2 -arch=sm_90 -std=c++17 -I. -Idevice/include -Ibuild-gpu/include -Iapps/jacobi2d \
 //        results/probes/jacobi_strip.cu -o build-gpu/jacobi_strip -Lbuild-gpu/lib -lgio -Xlinker -rpath=$PWD/build-gpu/lib
@@ -31,7 +32,7 @@ __global__ void copy_k(const float* __restrict__ src, float* __restrict__ dst, s
 
 // The app's interior split: (row, segment) units numbered down each segment, one contiguous
 // range per work-group. Rows 1..kRows are computed, 0 and kRows+1 are read.
-template <int D>
+template <int V, int D>
 __device__ double sweep_rows(const float* a, float* an, int nseg) {
   const long long U = (long long)kRows * nseg, G = gridDim.x, b = blockIdx.x;
   long long i = b * (U / G) + (b < U % G ? b : U % G);
@@ -40,30 +41,84 @@ __device__ double sweep_rows(const float* a, float* an, int nseg) {
   while (i < e) {
     const int seg = (int)(i / kRows), r0 = 1 + (int)(i % kRows);
     const int r1 = (int)((long long)r0 + (e - i) - 1 < kRows ? r0 + (e - i) - 1 : kRows);
-    s += jacobi::strip<float, kV, D>(a, an, kNx, seg, r0, r1);
+    s += jacobi::strip<float, V, D>(a, an, kNx, seg, r0, r1);
     i += r1 - r0 + 1;
   }
   return s;
 }
 
-template <int D, int MINB>
-__global__ void __launch_bounds__(kBlock, MINB) step_k(const float* a, float* an, int nseg, double* norm) {
-  const double s = sweep_rows<D>(a, an, nseg);
+template <int V, int D, int MINB, int BLOCK>
+__global__ void __launch_bounds__(BLOCK, MINB) step_k(const float* a, float* an, int nseg, double* norm) {
+  const double s = sweep_rows<V, D>(a, an, nseg);
   if (norm) jacobi::block_add(s, norm);
 }
 
-template <int D, int MINB>
+// A two-level grid barrier: work-groups count in on one of several counters (each on its own
+// 128-byte line, so their atomics proceed in parallel in L2), the last of each group on the top
+// counter; the rest poll the generation word (NAP: nanoseconds of __nanosleep between polls).
+struct tree_barrier {
+  unsigned top, gen, pad[30];
+  unsigned group[128][32];
+};
+__device__ unsigned ld_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+template <int GROUP, int NAP>
+__device__ void tree_sync(tree_barrier* t) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned gen = ld_acquire(&t->gen);
+    __threadfence();
+    const unsigned g = blockIdx.x / GROUP, ngroups = (gridDim.x + GROUP - 1) / GROUP;
+    const unsigned members = gridDim.x - g * GROUP < GROUP ? gridDim.x - g * GROUP : GROUP;
+    bool last = false;
+    if (atomicAdd(&t->group[g][0], 1u) == members - 1) {
+      atomicExch(&t->group[g][0], 0u);
+      if (atomicAdd(&t->top, 1u) == ngroups - 1) {
+        atomicExch(&t->top, 0u);
+        __threadfence();
+        atomicAdd(&t->gen, 1u);
+        last = true;
+      }
+    }
+    if (!last)
+      while (ld_acquire(&t->gen) == gen)
+        if (NAP) __nanosleep(NAP);
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// KIND 0: the app's grid_sync (sweep.h); 1: tree_sync<32, 0>; 2: tree_sync<32, 100>; 3: tree_sync<8, 0>;
+// 4: no barrier (wrong results; the sweep's own cost in the persistent form).
+template <int KIND>
+__device__ void barrier_of(jacobi::grid_barrier* bar, tree_barrier* tb) {
+  if (KIND == 0) jacobi::grid_sync(bar, 30000000000ull);
+  if (KIND == 1) tree_sync<32, 0>(tb);
+  if (KIND == 2) tree_sync<32, 100>(tb);
+  if (KIND == 3) tree_sync<8, 0>(tb);
+}
+
+template <int KIND>
+__global__ void __launch_bounds__(kBlock, 5) barrier_k(int iters, jacobi::grid_barrier* bar, tree_barrier* tb) {
+  for (int k = 0; k < iters; ++k) barrier_of<KIND>(bar, tb);
+}
+
+template <int D, int MINB, int KIND>
 __global__ void __launch_bounds__(kBlock, MINB) persistent_k(float* a0, float* a1, int nseg, int iters,
-                                                             jacobi::grid_barrier* bar) {
+                                                             jacobi::grid_barrier* bar, tree_barrier* tb) {
   for (int k = 0; k < iters; ++k) {
-    (void)sweep_rows<D>((k & 1) ? a1 : a0, (k & 1) ? a0 : a1, nseg);
-    jacobi::grid_sync(bar, 30000000000ull);
+    (void)sweep_rows<kV, D>((k & 1) ? a1 : a0, (k & 1) ? a0 : a1, nseg);
+    barrier_of<KIND>(bar, tb);
   }
 }
 
 float* g_a[2];
 double* g_norm;
 jacobi::grid_barrier* g_bar;
+tree_barrier* g_tree;
 int g_sms;
 double g_copy_ms;
 
@@ -104,37 +159,53 @@ void report(const char* name, int per_sm, int regs, int spill, double ms_per_swe
          spill, ms_per_sweep, bytes / ms_per_sweep * 1e-6, g_copy_ms / ms_per_sweep * 100.0);
 }
 
-template <int D, int MINB>
+template <int V, int D, int MINB, int BLOCK = kBlock>
 void step_case(bool with_norm) {
-  auto k = step_k<D, MINB>;
-  const int per = resident(k), grid = per * g_sms, nseg = kNx / (kBlock * kV);
+  auto k = step_k<V, D, MINB, BLOCK>;
+  int per = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, BLOCK, 0));
+  const int grid = per * g_sms, nseg = kNx / (BLOCK * V);
   int regs, spill;
   attrs(k, &regs, &spill);
   const double ms = time_ms(
       [&](int it) {
-        step_k<D, MINB><<<grid, kBlock>>>(g_a[it & 1], g_a[(it + 1) & 1], nseg, with_norm ? g_norm : nullptr);
+        step_k<V, D, MINB, BLOCK><<<grid, BLOCK>>>(g_a[it & 1], g_a[(it + 1) & 1], nseg, with_norm ? g_norm : nullptr);
       },
       kIters) / kIters;
   char name[64];
-  snprintf(name, sizeof name, "step D=%d minwg=%d%s", D, MINB, with_norm ? " +norm" : "");
+  snprintf(name, sizeof name, "step D=%d minwg=%d%s%s", D, MINB, with_norm ? " +norm" : "",
+           BLOCK != kBlock ? (BLOCK == 128 ? " b128" : " b512") : (V != kV ? " V8" : ""));
   report(name, per, regs, spill, ms);
 }
 
-template <int D, int MINB>
+template <int D, int MINB, int KIND>
 void persistent_case() {
-  auto k = persistent_k<D, MINB>;
+  auto k = persistent_k<D, MINB, KIND>;
   const int per = resident(k), grid = per * g_sms, nseg = kNx / (kBlock * kV);
   int regs, spill;
   attrs(k, &regs, &spill);
   CK(cudaMemset(g_bar, 0, sizeof *g_bar));
+  CK(cudaMemset(g_tree, 0, sizeof *g_tree));
   const double ms = time_ms(
       [&](int) {
-        persistent_k<D, MINB><<<grid, kBlock>>>(g_a[0], g_a[1], nseg, kIters, g_bar);
+        persistent_k<D, MINB, KIND><<<grid, kBlock>>>(g_a[0], g_a[1], nseg, kIters, g_bar, g_tree);
       },
       1) / kIters;
   char name[64];
-  snprintf(name, sizeof name, "persistent D=%d minwg=%d", D, MINB);
+  static const char* kinds[] = {"grid_sync", "tree32", "tree32+nap", "tree8", "no barrier"};
+  snprintf(name, sizeof name, "persistent D=%d minwg=%d %s", D, MINB, kinds[KIND]);
   report(name, per, regs, spill, ms);
+}
+
+template <int KIND>
+void barrier_case() {
+  auto k = barrier_k<KIND>;
+  const int grid = 5 * g_sms, n = 2000;  // the persistent kernels' 5 work-groups per SM
+  CK(cudaMemset(g_bar, 0, sizeof *g_bar));
+  CK(cudaMemset(g_tree, 0, sizeof *g_tree));
+  const double ms = time_ms([&](int) { k<<<grid, kBlock>>>(n, g_bar, g_tree); }, 1);
+  static const char* kinds[] = {"grid_sync", "tree32", "tree32+nap", "tree8"};
+  printf("barrier %-12s %d work-groups: %.2f us per barrier\n", kinds[KIND], grid, ms * 1e3 / n);
 }
 }  // namespace
 
@@ -149,6 +220,7 @@ int main() {
   }
   CK(cudaMalloc(&g_norm, sizeof(double)));
   CK(cudaMalloc(&g_bar, sizeof *g_bar));
+  CK(cudaMalloc(&g_tree, sizeof *g_tree));
   printf("%s, %d SMs; %d x %d floats, block %d, %d sweeps per case\n", prop.name, g_sms, kRows + 2, kNx, kBlock,
          kIters);
   const int copy_per = resident(copy_k);
@@ -157,23 +229,31 @@ int main() {
   int regs, spill;
   attrs(copy_k, &regs, &spill);
   report("copy (the roofline)", copy_per, regs, spill, g_copy_ms);
-  step_case<1, 5>(false);
-  step_case<2, 5>(false);
-  step_case<3, 5>(false);
-  step_case<4, 5>(false);
-  step_case<1, 4>(false);
-  step_case<2, 4>(false);
-  step_case<3, 4>(false);
-  step_case<4, 4>(false);
-  step_case<2, 6>(false);
-  step_case<1, 5>(true);
-  step_case<2, 5>(true);
-  step_case<3, 5>(true);
-  persistent_case<1, 5>();
-  persistent_case<2, 5>();
-  persistent_case<3, 5>();
-  persistent_case<2, 4>();
-  persistent_case<4, 4>();
+  barrier_case<0>();
+  barrier_case<1>();
+  barrier_case<2>();
+  barrier_case<3>();
+  step_case<kV, 1, 5>(false);
+  step_case<kV, 2, 5>(false);
+  step_case<kV, 3, 5>(false);
+  step_case<kV, 1, 4>(false);
+  step_case<kV, 2, 4>(false);
+  step_case<kV, 1, 5>(true);
+  step_case<kV, 2, 5>(true);
+  step_case<8, 1, 5>(false);
+  step_case<8, 1, 4>(false);
+  step_case<kV, 1, 10, 128>(false);
+  step_case<kV, 2, 10, 128>(false);
+  step_case<kV, 1, 2, 512>(false);
+  step_case<kV, 2, 2, 512>(false);
+  persistent_case<1, 5, 0>();
+  persistent_case<2, 5, 0>();
+  persistent_case<2, 5, 1>();
+  persistent_case<2, 5, 2>();
+  persistent_case<2, 5, 3>();
+  persistent_case<2, 5, 4>();
+  persistent_case<1, 5, 1>();
+  persistent_case<1, 5, 4>();
   // The copy again: the clock and the memory may have settled since the first.
   const double again = time_ms([&](int it) { copy_k<<<copy_per * g_sms, kBlock>>>(g_a[it & 1], g_a[(it + 1) & 1], elems / kV); },
                                kIters) / kIters;

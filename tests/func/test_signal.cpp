@@ -328,11 +328,17 @@ TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
 // A persistent kernel at full occupancy (Jacobi2D's gio and ikn variants) leaves no room on its
 // GPU for another kernel until it ends. Its signals, atomic sets and fetches, carried by the
 // softnic (gda) or by the proxies, must then not need one: here PE 0's kernel fills every
-// resident slot and, once every work-group has arrived (a kernel launched while the grid is still
+// thread slot of its GPU (two work-groups of 1024 threads per multiprocessor; a kernel that leaves
+// registers or threads free lets a one-thread kernel run beside it) and, once every work-group has arrived (a kernel launched while the grid is still
 // being placed slips in beside it), fetches a word of PE 1's, sets another, puts data with a SET
 // signal and waits for PE 1's host to answer with a put-with-signal of its own.
 const uint64_t kFullWord = 0x5a5a00000000c0deull, kFullSet = 0x0123456789abcdefull;
 const size_t kFullLen = 1000;
+#if defined(GIO_PLATFORM_HOST)
+const unsigned kFullThreads = 64;  // the emulator's work-groups are fibers: keep them few
+#else
+const unsigned kFullThreads = 1024;
+#endif
 
 struct full_args {
   uint64_t *word, *set_word, *sig_out, *sig_in;
@@ -344,7 +350,8 @@ struct full_args {
                       // [2] work-group 0 gave up waiting for the others to arrive
 };
 
-__global__ void hold_every_multiprocessor(full_args a, int peer, unsigned long long give_up_ns) {
+__global__ void __launch_bounds__(kFullThreads, 2) hold_every_multiprocessor(full_args a, int peer,
+                                                                               unsigned long long give_up_ns) {
   if (blockIdx.x == 0) {
     if (threadIdx.x == 0) {
       const unsigned long long t0 = gio::plat::clock_ns();
@@ -380,7 +387,7 @@ __global__ void hold_every_multiprocessor(full_args a, int peer, unsigned long l
 
 TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
   if (npes() < 2) GTEST_SKIP() << "needs a second PE";
-  const unsigned threads = 64;
+  const unsigned threads = kFullThreads;
   sym<uint64_t> word(1), set_word(1), sig_out(1), sig_in(1), answer(1);
   sym<uint8_t> inbox(kFullLen), src(kFullLen);
   dbuf<unsigned> arrived(1), gate(1), errs(3);

@@ -12,15 +12,15 @@
 #define JACOBI_MAX_BLOCK 256
 // Rows each thread's strip loads ahead of the one it computes (stencil.h).
 #ifndef JACOBI_PREFETCH
-#define JACOBI_PREFETCH 1
+#define JACOBI_PREFETCH 2
 #endif
 // Bytes of a row each thread loads and stores at once when the row length allows it (fields.h
 // vec_for), and the work-groups per multiprocessor the kernels' launch bounds ask for (kernels.h).
 #ifndef JACOBI_VEC_BYTES
-#define JACOBI_VEC_BYTES 16
+#define JACOBI_VEC_BYTES 32
 #endif
 #ifndef JACOBI_MIN_WGS
-#define JACOBI_MIN_WGS 5
+#define JACOBI_MIN_WGS 4
 #endif
 
 namespace jacobi {

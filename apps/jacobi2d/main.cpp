@@ -92,7 +92,7 @@ int run(const options& o) {
 
   std::vector<T> rows((size_t)d.chunk * d.nx);
   f.copy_rows_out(o.iters, rows.data());
-  const double roof = run_roofline<T>(f, o.iters, ref_shape.wgs);  // after the copy-out: it overwrites the fields
+  const double roof = run_roofline<T>(f, o.iters, host_cap);  // after the copy-out: it overwrites the fields
   pe_stats mine;
   mine.total_s = r.total_s;
   mine.compute_s = compute.total_s;

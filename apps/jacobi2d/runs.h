@@ -42,10 +42,10 @@ template <typename T>
 reference_result run_reference(const options& o, const domain& d, const launch_shape& s, int iters,
                                std::vector<T>* rows);
 
-// Seconds for `iters` copies of this PE's field into the other (roofline.cpp), on `wgs`
-// work-groups of f.shape.block threads: the memory-bound floor of the same sweeps. Overwrites both
-// fields.
+// Seconds for `iters` copies of this PE's field into the other (roofline.cpp) with 16-byte loads,
+// on as many work-groups as the copy keeps resident (at most `cap`): the memory-bound floor of the
+// same sweeps. Overwrites both fields.
 template <typename T>
-double run_roofline(fields<T>& f, int iters, int wgs);
+double run_roofline(fields<T>& f, int iters, int cap);
 
 }  // namespace jacobi

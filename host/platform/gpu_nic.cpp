@@ -155,6 +155,8 @@ uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
   // halos and norm). An aligned 4- or 8-byte copy is one transaction on PCIe and NVLink, so it
   // is atomic against device atomics on the word, which L2 serializes with it; the pinned result
   // word is the host side of both. A SET returns nothing (a swap is GIO_AMO_SWAP).
+  // A fetch-add of 0 is a fetch: mlx5 has no atomic read, so that is how gda posts one.
+  if (op == GIO_AMO_FETCH_ADD && v == 0) op = GIO_AMO_FETCH;
   if ((op == GIO_AMO_SET || op == GIO_AMO_FETCH) && (size == 4 || size == 8) && ((uintptr_t)addr & (size - 1)) == 0) {
     char what[128];
     if (op == GIO_AMO_SET) {

@@ -6,6 +6,7 @@
 #include "gio_test.h"
 
 #include <memory>
+#include <string>
 
 using namespace giotest;
 
@@ -331,7 +332,9 @@ TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
 // thread slot of its GPU (two work-groups of 1024 threads per multiprocessor; a kernel that leaves
 // registers or threads free lets a one-thread kernel run beside it) and, once every work-group has arrived (a kernel launched while the grid is still
 // being placed slips in beside it), fetches a word of PE 1's, sets another, puts data with a SET
-// signal and waits for PE 1's host to answer with a put-with-signal of its own.
+// signal and waits for PE 1's host to answer with a put-with-signal of its own. Over gda the set
+// is left out: mlx5 has no atomic write, so gda sets by a compare-and-swap loop, which the softnic
+// can only run as a kernel (a fetch is a fetch-add of 0, which it reads by a copy).
 const uint64_t kFullWord = 0x5a5a00000000c0deull, kFullSet = 0x0123456789abcdefull;
 const size_t kFullLen = 1000;
 #if defined(GIO_PLATFORM_HOST)
@@ -350,7 +353,7 @@ struct full_args {
                       // [2] work-group 0 gave up waiting for the others to arrive
 };
 
-__global__ void __launch_bounds__(kFullThreads, 2) hold_every_multiprocessor(full_args a, int peer,
+__global__ void __launch_bounds__(kFullThreads, 2) hold_every_multiprocessor(full_args a, int peer, int set,
                                                                                unsigned long long give_up_ns) {
   if (blockIdx.x == 0) {
     if (threadIdx.x == 0) {
@@ -363,7 +366,7 @@ __global__ void __launch_bounds__(kFullThreads, 2) hold_every_multiprocessor(ful
         }
       }
       if (shmem_uint64_atomic_fetch(a.word, peer) != kFullWord) a.errs[0] = 1;
-      shmem_uint64_atomic_set(a.set_word, kFullSet, peer);
+      if (set) shmem_uint64_atomic_set(a.set_word, kFullSet, peer);
       shmem_putmem_signal(a.inbox, a.src, kFullLen, a.sig_out, 1, SHMEM_SIGNAL_SET, peer);
       shmem_signal_wait_until(a.sig_in, SHMEM_CMP_EQ, 1);
       __threadfence();
@@ -391,6 +394,7 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
   sym<uint64_t> word(1), set_word(1), sig_out(1), sig_in(1), answer(1);
   sym<uint8_t> inbox(kFullLen), src(kFullLen);
   dbuf<unsigned> arrived(1), gate(1), errs(3);
+  const bool set = std::string(shmemx_transport_name(me() == 0 ? 1 : 0)) != "gda";
   if (me() == 1) word.write({kFullWord});
   if (me() == 0) {
     std::vector<uint8_t> data(kFullLen);
@@ -408,7 +412,8 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
     ASSERT_GT(grid, 1u);
     const full_args a{word.get(), set_word.get(), sig_out.get(), sig_in.get(), inbox.get(), src.get(), arrived.get(),
                       gate.get(), errs.get()};
-    hipLaunchKernelGGL(hold_every_multiprocessor, dim3(grid), dim3(threads), 0, 0, a, 1, 120000000000ull);
+    hipLaunchKernelGGL(hold_every_multiprocessor, dim3(grid), dim3(threads), 0, 0, a, 1, set ? 1 : 0,
+                       120000000000ull);
     ASSERT_TRUE(synced());
     const std::vector<unsigned> e = errs.read();
     EXPECT_EQ(e[0], 0u) << "shmem_uint64_atomic_fetch from the full GPU read a wrong value";
@@ -420,7 +425,7 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
     unsigned bad = 0;
     for (size_t k = 0; k < kFullLen; ++k) bad += got[k] != pattern(0, k, 11);
     EXPECT_EQ(bad, 0u) << "data not complete when the signal was seen";
-    EXPECT_EQ(set_word.read()[0], kFullSet);
+    if (set) EXPECT_EQ(set_word.read()[0], kFullSet);
     const uint64_t one = 1;
     shmem_putmem_signal(answer.get(), &one, sizeof one, sig_in.get(), 1, SHMEM_SIGNAL_SET, 0);
     shmem_quiet();

@@ -47,8 +47,8 @@ int device_of(const void* p) {
 // is waiting for this very completion may hold all of them. Copies between devices and between
 // host and device run on copy engines and finish; a same-device copy and the atomic kernel need an
 // SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy), and so do atomic sets
-// and fetches (nic_amo); a read-modify-write atomic cannot, so a stall is named once instead of looking like a NIC that lost the operation. Other processes on
-// the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
+// and fetches (nic_amo); a read-modify-write atomic cannot, so a stall is named once instead of
+// looking like a NIC that lost the operation. Other processes on the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
 // (results/2026-11-22-4xh200-s4/README.md, eight PEs on two GPUs).
 // Bounded by GIO_TIMEOUT_MS like every GIO wait: past it the job stops with what was waited for
 // (the kernel waiting on this completion would time out at the same bound).
@@ -173,18 +173,18 @@ uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) {
           "hipMemcpyAsync (an atomic fetch)");
     snprintf(what, sizeof what, "an atomic fetch of %zu bytes at %p (a copy)", size, addr);
     nic_wait(what);
-    return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
+  } else {
+    if (size == 4)
+      hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned int*)addr, op,
+                         (unsigned int)v, (unsigned int)c, (unsigned int*)g_nic_result);
+    else
+      hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned long long*)addr, op,
+                         (unsigned long long)v, (unsigned long long)c, g_nic_result);
+    check(hipGetLastError(), "softnic", "launching the atomic kernel");
+    char what[128];
+    snprintf(what, sizeof what, "the atomic kernel (operation %d on %zu bytes at %p)", op, size, addr);
+    nic_wait(what);
   }
-  if (size == 4)
-    hipLaunchKernelGGL(amo_kernel<unsigned int>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned int*)addr, op,
-                       (unsigned int)v, (unsigned int)c, (unsigned int*)g_nic_result);
-  else
-    hipLaunchKernelGGL(amo_kernel<unsigned long long>, dim3(1), dim3(1), 0, g_nic_stream, (unsigned long long*)addr, op,
-                       (unsigned long long)v, (unsigned long long)c, g_nic_result);
-  check(hipGetLastError(), "softnic", "launching the atomic kernel");
-  char what[128];
-  snprintf(what, sizeof what, "the atomic kernel (operation %d on %zu bytes at %p)", op, size, addr);
-  nic_wait(what);
   return size == 4 ? (uint64_t)(*(volatile unsigned int*)g_nic_result) : (uint64_t)*(volatile unsigned long long*)g_nic_result;
 }
 

@@ -4,7 +4,7 @@
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
-#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 (2 GPUs)
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
 # (Older result folders call this script run-2xh200.sh.)
@@ -270,6 +270,33 @@ for f in sorted(glob.glob(sys.argv[1] + "/jacobi1*.jsonl")):
         print(f.split("/")[-1], r["variant"], r["nx"], "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
 PY
 fi
+if has jsync && [[ -x $B/jacobi2d ]]; then  # issue 18/19: the persistent kernel's neighbour sync against its grid barrier, same run
+  # One GPU: 16384^2 (and 8192^2) gio both ways beside gio-launch and interk-overlap, twice each;
+  # two GPUs: 16384^2 strong, gio both ways. Every line carries the roofline of its own run.
+  for rep in 1 2; do
+    for side in 16384 8192; do
+      for v in "gio --sync neighbours" "gio --sync grid" "gio-launch" "interk-overlap"; do
+        CUDA_VISIBLE_DEVICES=0 T=60 run $B/giorun -n 1 $B/jacobi2d --variant $v --nx $side --ny $side \
+          --json "$out/jsync1.jsonl" >> "$out/jsync1.txt" 2>&1
+      done
+    done
+  done
+  if [[ $(nvidia-smi -L | wc -l) -ge 2 ]]; then
+    for rep in 1 2; do
+      for v in "gio --sync neighbours" "gio --sync grid" "gio-launch" "interk-overlap"; do
+        T=60 run $B/giorun -n 2 $B/jacobi2d --variant $v --json "$out/jsync2.jsonl" >> "$out/jsync2.txt" 2>&1
+      done
+    done
+  fi
+  python3 - "$out" <<'PY'
+import json, sys, glob
+for f in sorted(glob.glob(sys.argv[1] + "/jsync*.jsonl")):
+    for l in open(f):
+        r = json.loads(l)
+        print(f.split("/")[-1], r["variant"], r.get("sync", "-"), r["nx"], r["pes"],
+              "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
+PY
+fi
 if has jacobi2 && [[ -x $B/jacobi2d ]]; then  # issue 19 on 2 GPUs: strong 16384^2, weak 2K^2 and 16K^2 per GPU; ikn last
   T=${J2T:-300} run apps/jacobi2d/scaling.sh -b build-gpu -p 2 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \
     -o "$out/jacobi2.jsonl" > "$out/jacobi2.txt" 2>&1
@@ -311,7 +338,7 @@ if has spts4; then  # issue 19: spts strong (every generator, 8M+ rows, both ord
   python3 apps/spts/plot.py "$out"/spts/*.jsonl --outdir "$out/spts" > /dev/null 2>&1 || true
 fi
 if has xchg4; then  # spts: the signal and atomic exchanges at 2 and 4 PEs (road 14M random)
-  for np in 2 4; do for x in signal atomic; do
+  for np in ${XNP:-2 4}; do for x in ${XCHG:-signal atomic}; do
     T=90 run $B/giorun -n $np $B/spts --variant gio --exchange $x --no-refs --type float --reps 10 \
       --gen road:rows=14000000 --order random --json "$out/spts-xchg.jsonl" 2>&1 | grep -E "solve |check" | head -4
   done; done

@@ -81,6 +81,19 @@ GIO_HOST_DEVICE inline long long interior_units(const sweep_plan& p) {
   return p.interior && p.chunk > 2 ? (long long)(p.chunk - 2) * p.nseg : 0;
 }
 
+// How a launch of G work-groups shares the units: boundary unit j goes to work-group j % G
+// (dealt round-robin, so they start first), and work-group b gets the interior units [*i, *e)
+// (numbered seg * (chunk - 2) + row - 2), a contiguous range chosen so that every work-group has
+// the same number of units in all (+-1). sweep() walks exactly this; deps.cpp derives from it which
+// work-groups read each other's units.
+GIO_HOST_DEVICE inline void interior_range(const sweep_plan& p, int G, int b, int* i, int* e) {
+  const int nb = (int)boundary_units(p), U = nb + (int)interior_units(p);
+  const int lo = b < U % G ? b : U % G, lo_b = b < nb % G ? b : nb % G;
+  // Units before this work-group, minus the boundary units among them (U >= nb keeps it >= 0).
+  *i = b * (U / G) + lo - b * (nb / G) - lo_b;
+  *e = *i + U / G + (b < U % G) - nb / G - (b < nb % G);
+}
+
 // The device-initiated halo exchange. sig_top[s] on a PE counts which iteration's values of its
 // top halo, segment s, have landed (the previous PE writes it); sig_bot[s] likewise for the
 // bottom halo. Both symmetric.
@@ -112,6 +125,16 @@ struct grid_barrier {
   unsigned gen;
   unsigned pad[30];
   unsigned group[kBarrierGroups][32];
+};
+
+// The persistent kernel's neighbour synchronization (deps.h): work-group b waits before iteration k
+// until done[d * kDoneStride] >= k for each d of deps[offsets[b] .. offsets[b+1]), and sets its own
+// counter to k+1 once iteration k is written. Device memory, zeroed before a run.
+constexpr int kDoneStride = 32;  // each counter on its own 128-byte line: polls of one never queue behind another's stores
+struct neighbour_sync {
+  const int* offsets = nullptr;
+  const int* deps = nullptr;
+  unsigned* done = nullptr;
 };
 
 }  // namespace jacobi

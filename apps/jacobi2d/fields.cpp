@@ -1,6 +1,9 @@
 // Allocation and reset of a PE's run state.
 #include "fields.h"
 
+#include <algorithm>
+
+#include "deps.h"
 #include "hip_check.h"
 #include "kernels.h"
 
@@ -48,6 +51,16 @@ void fields<T>::alloc(const options& o, const domain& dom, const launch_shape& s
   HIP_CHECK(hipMalloc(&norm.done, nchecks * sizeof(unsigned)));
   HIP_CHECK(hipMalloc(&norm.global, nchecks * sizeof(double)));
   HIP_CHECK(hipMalloc(&bar, sizeof(grid_barrier)));
+  const wg_deps_host deps = build_deps(plan, s.wgs);
+  int *offsets = nullptr, *list = nullptr;
+  HIP_CHECK(hipMalloc(&offsets, deps.offsets.size() * sizeof(int)));
+  HIP_CHECK(hipMalloc(&list, std::max<size_t>(1, deps.deps.size()) * sizeof(int)));
+  HIP_CHECK(hipMemcpy(offsets, deps.offsets.data(), deps.offsets.size() * sizeof(int), hipMemcpyHostToDevice));
+  if (!deps.deps.empty())
+    HIP_CHECK(hipMemcpy(list, deps.deps.data(), deps.deps.size() * sizeof(int), hipMemcpyHostToDevice));
+  nbr.offsets = offsets;
+  nbr.deps = list;
+  HIP_CHECK(hipMalloc(&nbr.done, (size_t)s.wgs * kDoneStride * sizeof(unsigned)));
   HIP_CHECK(hipMalloc(&wait_ns, sizeof(unsigned long long)));
 }
 
@@ -65,6 +78,7 @@ void fields<T>::reset() {
   HIP_CHECK(hipMemset(norm.done, 0, n * sizeof(unsigned)));
   HIP_CHECK(hipMemset(norm.global, 0, n * sizeof(double)));
   HIP_CHECK(hipMemset(bar, 0, sizeof(grid_barrier)));
+  HIP_CHECK(hipMemset(nbr.done, 0, (size_t)shape.wgs * kDoneStride * sizeof(unsigned)));
   HIP_CHECK(hipMemset(wait_ns, 0, sizeof(unsigned long long)));
   HIP_CHECK(hipDeviceSynchronize());
   shmem_barrier_all();
@@ -73,6 +87,9 @@ void fields<T>::reset() {
 template <typename T>
 void fields<T>::release() {
   HIP_CHECK(hipFree(wait_ns));
+  HIP_CHECK(hipFree(nbr.done));
+  HIP_CHECK(hipFree((void*)nbr.deps));
+  HIP_CHECK(hipFree((void*)nbr.offsets));
   HIP_CHECK(hipFree(bar));
   HIP_CHECK(hipFree(norm.global));
   HIP_CHECK(hipFree(norm.done));

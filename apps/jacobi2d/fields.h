@@ -38,6 +38,7 @@ struct fields {
   halo_exchange ex;
   norm_slots norm;
   grid_barrier* bar = nullptr;            // device
+  neighbour_sync nbr;                     // device: the persistent kernel's lists (deps.h) and counters
   unsigned long long* wait_ns = nullptr;  // device: halo waits of the last run
 
   // Collective (an exhausted symmetric heap stops the job with GIO's message).

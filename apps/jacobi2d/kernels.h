@@ -48,21 +48,36 @@ __global__ void __launch_bounds__(JACOBI_MAX_BLOCK, JACOBI_MIN_WGS) step(sweep_p
   }
 }
 
-// gio: every iteration in one launch. The grid barrier separates iterations on this PE (interior
-// rows need the rows other work-groups computed); the signals order them across PEs.
+// gio: every iteration in one launch. Interior rows need the rows other work-groups computed:
+// with `grid` a grid barrier separates iterations on this PE; without, each work-group waits only
+// for the work-groups it shares rows with (neighbour_wait, deps.h). The signals order them across
+// PEs. The norm of a check goes out from the last work-group to add to it.
 template <typename T, int V>
 __global__ void __launch_bounds__(JACOBI_MAX_BLOCK, JACOBI_MIN_WGS) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
                                                    int use_ex, int iters, int nccheck, norm_slots n,
-                                                   grid_barrier* bar, unsigned long long timeout_ns,
-                                                   wait_clock clk) {
+                                                   int grid, grid_barrier* bar, neighbour_sync nbr,
+                                                   unsigned long long timeout_ns, wait_clock clk) {
   for (int k = 0; k < iters; ++k) {
     const T* a = (k & 1) ? a1 : a0;
     T* an = (k & 1) ? a0 : a1;
+    if (!grid && k > 0) neighbour_wait(nbr, k, timeout_ns);
     const double s = sweep<T, V, true>(p, a, an, use_ex ? &ex : nullptr, k, clk);
     const bool check = k % nccheck == 0;
-    if (check) block_add(s, n.local + k / nccheck);
-    grid_sync(bar, timeout_ns);
-    if (check && blockIdx.x == 0 && threadIdx.x == 0) norm_publish(n, k / nccheck, use_ex != 0);
+    const int c = k / nccheck;
+    if (check) block_add(s, n.local + c);
+    if (grid) {
+      grid_sync(bar, timeout_ns);
+      if (check && blockIdx.x == 0 && threadIdx.x == 0) norm_publish(n, c, use_ex != 0);
+    } else {
+      neighbour_arrive(nbr, k);  // before the norm: the neighbours need not wait for its puts
+      if (check && threadIdx.x == 0) {
+        __threadfence();  // our share of local[c] before our ticket
+        if (atomicAdd(n.done + c, 1u) == gridDim.x - 1) {
+          __threadfence();
+          norm_publish(n, c, use_ex != 0);
+        }
+      }
+    }
   }
 }
 

@@ -68,7 +68,7 @@ int run(const options& o) {
                 " work-groups the persistent kernel can keep resident");
   s.wgs = o.wgs ? o.wgs : std::min(resident, host_cap);
   s.wgs = (int)std::max(1ll, std::min<long long>(s.wgs, units));  // no idle work-groups
-  if (persistent_kernel(o.var) && s.wgs > kBarrierGroup * kBarrierGroups)
+  if (persistent_kernel(o.var) && o.grid_sync && s.wgs > kBarrierGroup * kBarrierGroups)
     return fail(std::to_string(s.wgs) + " work-groups are more than the persistent kernel's grid barrier counts (" +
                 std::to_string(kBarrierGroup * kBarrierGroups) + "); pass a smaller --wgs or a larger --block");
 

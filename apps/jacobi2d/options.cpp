@@ -41,7 +41,12 @@ void print_usage(const char* prog) {
       "  --warmup N          untimed iterations before each timed run (default 10)\n"
       "  --wgs N             work-groups per launch (default: as many as fit on the device)\n"
       "  --block N           threads per work-group (default 256; 64 on the host platform)\n"
-      "  --timeout-s S       bound on the persistent kernel's grid barrier (default 120)\n"
+      "  --sync S            how gio's and ikn's persistent kernel orders its work-groups'\n"
+      "                      iterations: neighbours  each waits for those it shares rows with\n"
+      "                                  grid        a grid barrier every iteration\n"
+      "                      (default neighbours)\n"
+      "  --timeout-s S       bound on each of the persistent kernel's waits for other\n"
+      "                      work-groups (default 120)\n"
       "Every run is checked against a 1-PE reference of the same problem; the exit code is\n"
       "non-zero when the field or the norm differs beyond the tolerance.\n",
       prog);
@@ -81,6 +86,13 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       else if (value == "double") o->dbl = true;
       else {
         std::fprintf(stderr, "jacobi2d: --type is float or double (got \"%s\")\n", v);
+        ok = false;
+      }
+    } else if (name == "--sync") {
+      if (value == "neighbours") o->grid_sync = false;
+      else if (value == "grid") o->grid_sync = true;
+      else {
+        std::fprintf(stderr, "jacobi2d: --sync is neighbours or grid (got \"%s\")\n", v);
         ok = false;
       }
     } else if (name == "--variant") {

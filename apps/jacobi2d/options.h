@@ -22,7 +22,8 @@ struct options {
   std::string json;          // append one JSON line here (PE 0)
   int wgs = 0;               // work-groups per launch; 0 = as many as can be resident
   int block = 0;             // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
-  double timeout_s = 120;    // bound on the persistent kernel's grid barrier
+  double timeout_s = 120;    // bound on each of the persistent kernel's waits for other work-groups
+  bool grid_sync = false;    // --sync grid: the persistent kernel's iterations end at a grid barrier
   bool inject_error = false; // test only: corrupt one halo value; the check must then fail
 };
 

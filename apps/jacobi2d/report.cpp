@@ -53,8 +53,9 @@ bool report(const run_info& info, const pe_stats& s) {
 
   std::printf("jacobi2d  %s  %s  %d x %d  %d PE%s  %d iterations  norm every %d\n", variant_name(o.var),
               type, o.nx, o.ny, info.npes, info.npes > 1 ? "s" : "", o.iters, o.nccheck);
-  std::printf("  device %s; %d columns/thread, %d threads x %d work-groups\n", info.device.c_str(),
-              info.vec, info.block, info.wgs);
+  std::printf("  device %s; %d columns/thread, %d threads x %d work-groups%s\n", info.device.c_str(),
+              info.vec, info.block, info.wgs,
+              persistent_kernel(o.var) ? (o.grid_sync ? "; grid barrier" : "; neighbour sync") : "");
   std::printf("  total            %10.4f s   %.2f us/iteration\n", s.total_s, per_iter_us);
   std::printf("  compute          %10.4f s   the same kernels and launches with no halo exchange and no\n"
               "                                  cross-PE norm (compute-only run)\n",
@@ -90,11 +91,12 @@ bool report(const run_info& info, const pe_stats& s) {
     auto num = gio_app::json_num;
     std::fprintf(f,
                  "{\"app\":\"jacobi2d\",\"variant\":\"%s\",\"type\":\"%s\",\"nx\":%d,\"ny\":%d,\"pes\":%d,"
-                 "\"iters\":%d,\"nccheck\":%d,\"total_s\":%s,\"per_iter_us\":%s,\"compute_s\":%s,"
+                 "\"iters\":%d,\"nccheck\":%d,\"sync\":\"%s\",\"total_s\":%s,\"per_iter_us\":%s,\"compute_s\":%s,"
                  "\"comm_s\":%s,\"sync_s\":%s,\"ref_1pe_s\":%s,\"roofline_s\":%s,\"speedup\":%s,\"efficiency\":%s,"
                  "\"max_diff\":%s,\"norm\":%s,\"check\":\"%s\",\"device\":%s,\"commit\":\"%s\","
                  "\"date\":\"%s\"}\n",
-                 variant_name(o.var), type, o.nx, o.ny, info.npes, o.iters, o.nccheck, num(s.total_s).c_str(),
+                 variant_name(o.var), type, o.nx, o.ny, info.npes, o.iters, o.nccheck,
+                 !persistent_kernel(o.var) ? "launch" : o.grid_sync ? "grid" : "neighbours", num(s.total_s).c_str(),
                  num(per_iter_us).c_str(), num(s.compute_s).c_str(), num(s.comm_s).c_str(),
                  num(s.sync_s).c_str(), num(s.ref_s).c_str(), num(s.roof_s).c_str(), num(speedup).c_str(), num(efficiency).c_str(),
                  num(s.max_diff).c_str(), num(s.norm).c_str(), pass ? "pass" : "fail",

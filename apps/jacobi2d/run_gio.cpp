@@ -35,7 +35,7 @@ run_result device_run(fields<T>& f, const options& o, int iters, bool comm, bool
   const double t0 = now_s();
   if (persistent_kernel(o.var)) {
     hipLaunchKernelGGL(HIP_KERNEL_NAME(persistent<T, V>), grid, block, 0, 0, f.plan, f.a[0], f.a[1],
-                       f.ex, (int)comm, iters, f.nccheck, f.norm, f.bar,
+                       f.ex, (int)comm, iters, f.nccheck, f.norm, (int)o.grid_sync, f.bar, f.nbr,
                        (unsigned long long)(o.timeout_s * 1e9), clk);
   } else {
     for (int k = 0; k < iters; ++k) {

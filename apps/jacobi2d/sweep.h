@@ -68,11 +68,9 @@ template <typename T, int V, bool EX>
 GIO_DFN double sweep(const sweep_plan& p, const T* a, T* an, const halo_exchange* ex, int k,
                      wait_clock clk) {
   const int G = (int)gridDim.x, b = (int)blockIdx.x;
-  const int nb = (int)boundary_units(p), U = nb + (int)interior_units(p);
-  // Units before this work-group, minus the boundary units among them, is where its interior
-  // range starts; U >= nb keeps every count non-negative.
-  int i = b * (U / G) + imin(b, U % G) - b * (nb / G) - imin(b, nb % G);
-  const int e = i + U / G + (b < U % G) - nb / G - (b < nb % G);
+  const int nb = (int)boundary_units(p);
+  int i, e;
+  interior_range(p, G, b, &i, &e);
   const int rows = p.chunk - 2;
   double s = 0;
   for (int j = b;; j += G) {
@@ -175,6 +173,46 @@ GIO_DFN void grid_sync(grid_barrier* g, unsigned long long timeout_ns) {
     __threadfence();  // acquire: other work-groups' writes before ours from here on
   }
   __syncthreads();
+}
+
+JACOBI_OUT_OF_LINE void neighbour_timeout(uint64_t waited_ns, int dep, unsigned seen, int k) {
+  printf("jacobi2d: PE %d work-group %u waited %.1f s for work-group %d to finish iteration %d (it has "
+         "finished %u)\n",
+         shmem_my_pe(), (unsigned)blockIdx.x, (double)waited_ns * 1e-9, dep, k - 1, seen);
+  gio::dev::die(GIO_ERR_TIMEOUT);
+}
+
+// Before iteration k: every work-group this one reads from (or overwrites what it reads) has
+// finished iteration k-1 (deps.h). One thread per neighbour polls its counter, then fences: the
+// acquire that pairs with the neighbour's fence before its counter store, so its rows are read
+// after they were written; the work-group barrier passes that on to every thread.
+GIO_DFN void neighbour_wait(const neighbour_sync& n, int k, unsigned long long timeout_ns) {
+  const int b = (int)blockIdx.x;
+  const int o1 = n.offsets[b + 1];
+  for (int t = n.offsets[b] + (int)threadIdx.x; t < o1; t += (int)blockDim.x) {
+    const int dep = n.deps[t];
+    const unsigned* c = n.done + (size_t)dep * kDoneStride;
+    if (gio::plat::load_polled(c) < (unsigned)k) {
+      const uint64_t t0 = gio::plat::clock_ns();
+      for (unsigned spins = 1; gio::plat::load_polled(c) < (unsigned)k; ++spins) {
+        gio::plat::relax();
+        if ((spins & 1023) == 0 && gio::plat::clock_ns() - t0 > timeout_ns)
+          neighbour_timeout(gio::plat::clock_ns() - t0, dep, gio::plat::load_polled(c), k);
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// After iteration k: every thread's stores of it (the work-group barrier) are released before the
+// counter says so.
+GIO_DFN void neighbour_arrive(const neighbour_sync& n, int k) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(n.done + (size_t)blockIdx.x * kDoneStride, (unsigned)(k + 1));
+  }
 }
 
 }  // namespace jacobi

@@ -7,6 +7,14 @@ enable_testing()
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES
              ${CMAKE_CURRENT_BINARY_DIR}/CTestTestfile.cmake)
 set(JACOBI_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
+
+# The persistent kernel's neighbour lists against a model of the kernel (plain host C++).
+find_package(GTest REQUIRED)
+add_executable(jacobi_deps_test ${CMAKE_CURRENT_LIST_DIR}/deps_test.cpp ${CMAKE_CURRENT_LIST_DIR}/deps.cpp)
+target_include_directories(jacobi_deps_test PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(jacobi_deps_test PRIVATE GIO::gio GTest::gtest_main)
+add_test(NAME app.jacobi2d.deps COMMAND jacobi_deps_test)
+set_tests_properties(app.jacobi2d.deps PROPERTIES TIMEOUT 300 LABELS jacobi2d)
 set(JACOBI_TEST_ENV "GIO_TIMEOUT_MS=60000")
 
 function(jacobi_test name np)
@@ -38,6 +46,16 @@ jacobi_test(gio.float.np3 3 --variant gio --nx 256 --ny 256 --iters 20 --nccheck
 jacobi_test(gio.double.uneven.np2 2 --variant gio --type double --nx 257 --ny 259 --iters 21
             --wgs 3 --block 32)
 jacobi_test(gio-launch.float.uneven.np2 2 --variant gio-launch --nx 250 --ny 259 --iters 20 --wgs 7)
+# The persistent kernel's two ways of ordering its work-groups: many work-groups over 4 segments
+# (each waits for a few neighbours: deps.h), and the grid barrier.
+jacobi_test(gio.float.neighbours.np2 2 --variant gio --nx 1024 --ny 131 --block 32 --wgs 24 --iters 20)
+jacobi_test(gio.double.grid.np2 2 --variant gio --type double --nx 1024 --ny 131 --block 32 --wgs 24
+            --iters 20 --nccheck 3 --sync grid)
+jacobi_test(gio.float.grid.np1 1 --variant gio --nx 256 --ny 256 --iters 20 --sync grid)
+add_test(NAME app.jacobi2d.bad-sync
+         COMMAND bash ${GIO_APP_COMMON}/expect_error.sh 2 "jacobi2d: --sync is neighbours or grid \\(got \"ring\"\\)"
+                 $<TARGET_FILE:jacobi2d> --sync ring)
+set_tests_properties(app.jacobi2d.bad-sync PROPERTIES TIMEOUT 60 LABELS jacobi2d)
 
 # Over the gda transport (the software ConnectX without mlx5 hardware): the device-initiated
 # variants put and signal through NIC queues instead of stores.

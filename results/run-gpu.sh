@@ -4,7 +4,7 @@
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
-#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs)
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
 # (Older result folders call this script run-2xh200.sh.)
@@ -295,6 +295,26 @@ for f in sorted(glob.glob(sys.argv[1] + "/jsync*.jsonl")):
         r = json.loads(l)
         print(f.split("/")[-1], r["variant"], r.get("sync", "-"), r["nx"], r["pes"],
               "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
+PY
+fi
+if has four; then  # issue 19 on 4 GPUs in one call: Jacobi2D at 4 PEs; spts strong (road 14M random) and weak (14M road rows per PE, both orders) at 1, 2, 4
+  T=${JT:-200} run apps/jacobi2d/scaling.sh -b build-gpu -p 4 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \
+    -o "$out/jacobi4.jsonl" > "$out/jacobi4.txt" 2>&1
+  echo "jacobi rc=$?" >> "$out/jacobi4.txt"
+  mkdir -p /tmp/spts-cache
+  T=${ST:-280} run apps/spts/scaling.sh -b build-gpu -o "$out/spts" -p "1 2 4" -v "gio,levelset" -r 5 -s "road:rows=14000000@random" \
+    -g "road@natural road@random" -w 14000000 -- --cache /tmp/spts-cache > "$out/spts4.txt" 2>&1
+  echo "spts rc=$?" >> "$out/spts4.txt"
+  python3 - "$out" <<'PY'
+import json, sys, glob
+for f in sorted(glob.glob(sys.argv[1] + "/jacobi4.jsonl")):
+    for l in open(f):
+        r = json.loads(l)
+        print("jacobi", r["variant"], r.get("sync", "-"), r["nx"], r["ny"], r["pes"], "total %.4f roof %.4f" % (r["total_s"], r["roofline_s"]), r["check"])
+for f in sorted(glob.glob(sys.argv[1] + "/spts/*.jsonl")):
+    for l in open(f):
+        r = json.loads(l)
+        print("spts", r.get("scaling"), r["variant"], r.get("exchange"), r["input"], r["order"], r["pes"], "median %.3f ms" % (r["median_s"] * 1e3), r["check"])
 PY
 fi
 if has jacobi2 && [[ -x $B/jacobi2d ]]; then  # issue 19 on 2 GPUs: strong 16384^2, weak 2K^2 and 16K^2 per GPU; ikn last

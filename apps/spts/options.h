@@ -16,8 +16,10 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 //  atomic: one shmem_uint64_atomic_set per (component, PE) of the same word: an AMO needs no
 //          release fence before it (a signal orders the caller's earlier puts first);
 //  queue:  a wave's newly solved components, per destination PE, in one putmem_signal into a
-//          receive queue the owner drains.
-enum class exchange { signal, atomic, queue };
+//          receive queue the owner drains;
+//  automatic (the default): atomic where every peer's memory is load/store reachable (p2p), else
+//          signal -- over a NIC an atomic set is a compare-and-swap loop of round trips.
+enum class exchange { signal, atomic, queue, automatic };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
 enum class kernel_kind { automatic, thread, warp };
@@ -25,7 +27,7 @@ enum class kernel_kind { automatic, thread, warp };
 struct options {
   variant var = variant::gio;      // the variant being run
   std::vector<variant> vars{variant::gio};  // --variant V[,V...]: run each in turn on one input
-  exchange xchg = exchange::signal;
+  exchange xchg = exchange::automatic;
   kernel_kind kernel = kernel_kind::automatic;
   std::string matrix;              // --matrix FILE.mtx
   std::string gen = "grid2d:n=1024";  // --gen KIND[:params] (used when no --matrix)

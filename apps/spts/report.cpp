@@ -82,7 +82,7 @@ bool report(const run_record& r) {
   std::printf("spts  %s  %s  %s  %s order  %d PE%s  rows by %s\n", variant_name(o.var), type, r.input.c_str(),
               order_name(o.ord), r.npes, r.npes > 1 ? "s" : "", o.by_nnz ? "nnz" : "rows");
   std::printf("  device %s", r.device.c_str());
-  if (gio) std::printf("; %s exchange", exchange_name(o.xchg));
+  if (gio) std::printf("; %s exchange", r.times.exchange ? r.times.exchange : exchange_name(o.xchg));
   if (syncfree) std::printf("; --kernel %s", kernel_name(o.kernel));
   std::printf("; %s\n", r.times.detail.empty() ? "-" : r.times.detail.c_str());
   line("rows", fmt("%d", r.rows), "", "unknowns (rows of L)");
@@ -132,7 +132,7 @@ bool report(const run_record& r) {
       "\"single_s\":%s,\"vendor\":%s,\"vendor_s\":%s,\"speedup_single\":%s,\"speedup_vendor\":%s,"
       "\"efficiency\":%s,\"rel_error\":%s,\"tolerance\":%s,\"worst_row\":%d,\"check\":\"%s\",\"device\":%s,"
       "\"commit\":\"%s\",\"date\":\"%s\"}\n",
-      variant_name(o.var), gio ? json_string(exchange_name(o.xchg)).c_str() : "null",
+      variant_name(o.var), gio ? json_string(r.times.exchange ? r.times.exchange : exchange_name(o.xchg)).c_str() : "null",
       syncfree ? json_string(kernel_name(o.kernel)).c_str() : "null", json_string(r.times.detail).c_str(),
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,

@@ -51,10 +51,8 @@ template <typename T>
 solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
   const csr& l = *p.l;
   const bool dist = distributed_syncfree(o.var);
-  int xk = !dist ? XCHG_NONE
-         : o.xchg == exchange::signal ? XCHG_SIGNAL
-         : o.xchg == exchange::atomic ? XCHG_ATOMIC
-                                      : XCHG_QUEUE;
+  exchange used = o.xchg;  // --exchange auto is resolved once xw exists (below)
+  int xk = XCHG_NONE;
   const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
   const int32_t base = l.row_ptr[r0];
   solve_times t;
@@ -95,6 +93,16 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   std::vector<unsigned long long> head0;
   if (dist) {
     a.xw = (uint64_t*)shmem_malloc(xw_bytes);
+    if (used == exchange::automatic) {
+      // An atomic set is one remote store where the peer is mapped, and a compare-and-swap loop
+      // over a NIC (mlx5 has no atomic write); a signal set is one write either way. On 2 H200
+      // over NVLink the atomic exchange solved road 14M (random) in 0.80 ms, the signal one in
+      // 1.29 (results/2026-11-27-2xh200-s17).
+      used = exchange::atomic;
+      for (int pe = 0; pe < p.npes; ++pe)
+        if (pe != p.me && a.xw && !shmem_ptr(a.xw, pe)) used = exchange::signal;
+    }
+    xk = used == exchange::signal ? XCHG_SIGNAL : used == exchange::atomic ? XCHG_ATOMIC : XCHG_QUEUE;
     plan = make_exchange_plan(l, p.bounds, p.me);
     a.send_mask = upload<uint32_t>(plan.send_mask);
     // A PE that sends nothing (one PE, or the last block of a lower-triangular L) runs the kernel
@@ -103,7 +111,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     int64_t recvs = 0;
     for (int64_t c : plan.recv_cnt) recvs += c;
     if (plan.sends == 0 && (xk != XCHG_QUEUE || recvs == 0)) xk = XCHG_NONE;
-    if (o.xchg == exchange::queue) {
+    if (used == exchange::queue) {
       const size_t area = (size_t)std::max<int64_t>(plan.area, 1);
       a.recv = (queue_entry*)shmem_malloc(area * sizeof(queue_entry));
       a.recv_hdr = (uint64_t*)shmem_malloc(area * sizeof(uint64_t));
@@ -117,7 +125,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       a.send_off = upload<long long>(plan.send_off);
       a.send_next = upload<unsigned long long>(std::vector<unsigned long long>(p.npes, 0));
     }
-    if (!a.xw || (o.xchg == exchange::queue && (!a.recv || !a.recv_hdr))) {
+    if (!a.xw || (used == exchange::queue && (!a.recv || !a.recv_hdr))) {
       std::fprintf(stderr, "spts: PE %d: shmem_malloc of %zu bytes for the solve failed (GIO_SYMMETRIC_SIZE)\n",
                    p.me, xw_bytes);
       shmem_global_exit(2);
@@ -169,7 +177,8 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
              " work-groups x " + std::to_string(block) + (o.rows_by_level ? ", rows by level" : ", rows in natural order");
-  if (dist) t.detail += std::string(", exchange ") + exchange_name(o.xchg) + ", " + std::to_string(plan.sends) +
+  if (dist) t.exchange = exchange_name(used);
+  if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
   HIP_CHECK(hipFree((void*)a.row_ptr));
   HIP_CHECK(hipFree((void*)a.col));
@@ -179,7 +188,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipFree((void*)a.order));
   if (dist) {
     HIP_CHECK(hipFree((void*)a.send_mask));
-    if (o.xchg == exchange::queue) {
+    if (used == exchange::queue) {
       shmem_free(a.recv_hdr);
       shmem_free(a.recv);
       HIP_CHECK(hipFree((void*)a.recv_end));

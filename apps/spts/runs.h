@@ -13,6 +13,7 @@ struct solve_times {
   double prep_s = 0;               // analysis/preprocessing on the device (once, not per solve)
   std::vector<double> solve_s;     // every timed repetition
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
+  const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)
 };
 
 struct problem {

@@ -29,29 +29,29 @@ foreach(g ${spts_kinds})
     spts_test(gio.signal.${kind}.${ord}.np2 2 p2p --variant gio --exchange signal --gen ${g} --order ${ord})
     spts_test(gio.queue.${kind}.${ord}.np2 2 p2p --variant gio --exchange queue --gen ${g} --order ${ord})
   endforeach()
-  spts_test(gio.signal.${kind}.random.np4 4 p2p --variant gio --gen ${g} --order random)
+  spts_test(gio.signal.${kind}.random.np4 4 p2p --variant gio --exchange signal --gen ${g} --order random)
   spts_test(gio.queue.${kind}.natural.np4 4 p2p --variant gio --exchange queue --gen ${g})
   spts_test(levelset.${kind}.random.np2 2 p2p --variant levelset --gen ${g} --order random)
 endforeach()
 
 # PE counts, kernels, types and balance the loop above does not reach.
-spts_test(gio.signal.grid2d.np1 1 p2p --variant gio --gen grid2d:n=24)
+spts_test(gio.signal.grid2d.np1 1 p2p --variant gio --exchange signal --gen grid2d:n=24)
 # Rows taken by level instead of in natural order (the default).
 spts_test(single.rows-level.grid2d.np1 1 p2p --variant single --rows level --gen grid2d:n=24)
-spts_test(gio.signal.rows-level.grid3d.np2 2 p2p --variant gio --rows level --gen grid3d:n=8)
+spts_test(gio.signal.rows-level.grid3d.np2 2 p2p --variant gio --exchange signal --rows level --gen grid3d:n=8)
 spts_test(gio.queue.rows-level.rmat.random.np4 4 p2p --variant gio --exchange queue --rows level
           --gen rmat:scale=9 --order random)
 spts_test(gio.queue.grid2d.random.np1 1 p2p --variant gio --exchange queue --gen grid2d:n=24 --order random)
-spts_test(gio.signal.warp.rmat.np2 2 p2p --variant gio --kernel warp --gen rmat:scale=9 --order random)
+spts_test(gio.signal.warp.rmat.np2 2 p2p --variant gio --exchange signal --kernel warp --gen rmat:scale=9 --order random)
 spts_test(gio.queue.warp.grid3d.np4 4 p2p --variant gio --kernel warp --exchange queue --gen grid3d:n=8)
 spts_test(single.warp.road.np1 1 p2p --variant single --kernel warp --gen road:rows=700)
-spts_test(gio.signal.float.grid2d.np2 2 p2p --variant gio --type float --gen grid2d:n=24 --order random)
+spts_test(gio.signal.float.grid2d.np2 2 p2p --variant gio --exchange signal --type float --gen grid2d:n=24 --order random)
 spts_test(gio.queue.float.rmat.np4 4 p2p --variant gio --type float --exchange queue --gen rmat:scale=9)
-spts_test(gio.signal.nnz.rmat.np4 4 p2p --variant gio --balance nnz --gen rmat:scale=9 --order random)
-spts_test(gio.signal.pes3.grid2d.np3 3 p2p --variant gio --gen grid2d:n=24 --order random)
+spts_test(gio.signal.nnz.rmat.np4 4 p2p --variant gio --exchange signal --balance nnz --gen rmat:scale=9 --order random)
+spts_test(gio.signal.pes3.grid2d.np3 3 p2p --variant gio --exchange signal --gen grid2d:n=24 --order random)
 spts_test(levelset.grid2d.np1 1 p2p --variant levelset --gen grid2d:n=24)
 spts_test(levelset.float.grid3d.np4 4 p2p --variant levelset --type float --gen grid3d:n=8)
-spts_test(gio.signal.file.np2 2 p2p --variant gio --matrix ${SPTS_DATA}/small.mtx)
+spts_test(gio.signal.file.np2 2 p2p --variant gio --exchange signal --matrix ${SPTS_DATA}/small.mtx)
 spts_test(single.file.random.np1 1 p2p --variant single --matrix ${SPTS_DATA}/small.mtx --order random)
 
 # Lanes of one wave that reach the queue's send together in separate groups (a divergent wave; the
@@ -69,6 +69,23 @@ spts_test(gio.atomic.float.road.random.np3 3 p2p --variant gio --exchange atomic
           --order random)
 spts_test(gio.atomic.gda.grid3d.random.np2 2 gda --variant gio --exchange atomic --gen grid3d:n=8 --order random)
 
+# --exchange auto (the default) takes the atomic exchange where every peer is mapped (p2p) and the
+# signal exchange where one is reached through a NIC (gda).
+foreach(t p2p:atomic gda:signal)
+  string(REPLACE ":" ";" tx ${t})
+  list(GET tx 0 transport)
+  list(GET tx 1 expect)
+  add_test(NAME app.spts.gio.auto.${transport}.np2
+           COMMAND bash ${GIO_APP_COMMON}/expect_output.sh "; ${expect} exchange"
+                   ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts> --reps 2 --no-refs --timeout 60 --variant gio
+                   --gen grid2d:n=24 --order random)
+  set_tests_properties(app.spts.gio.auto.${transport}.np2 PROPERTIES
+                       ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=${transport}" TIMEOUT 300 PROCESSORS 2 LABELS spts)
+  if(transport STREQUAL "gda" AND NOT GIO_PLATFORM STREQUAL "host")
+    set_tests_properties(app.spts.gio.auto.${transport}.np2 PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endforeach()
+
 # Over gda (the software ConnectX): the components travel as NIC operations.
 foreach(x signal queue)
   spts_test(gio.${x}.gda.grid2d.random.np2 2 gda --variant gio --exchange ${x} --gen grid2d:n=24 --order random)
@@ -80,11 +97,11 @@ spts_test(levelset.gda.banded.np2 2 gda --variant levelset --gen banded:n=300,ba
 # ikn (gio's solve, every peer through the CPU proxy over libfabric shm) where libgio has the proxy:
 # each exchange at 2 PEs on a shallow input (many components cross PEs), and 1 PE (no peers).
 if(TARGET gio_proxy_fabric)
-  spts_test(ikn.signal.grid2d.random.np1 1 proxy --variant ikn --gen grid2d:n=24 --order random)
+  spts_test(ikn.signal.grid2d.random.np1 1 proxy --variant ikn --exchange signal --gen grid2d:n=24 --order random)
   foreach(x signal atomic queue)
     spts_test(ikn.${x}.grid2d.random.np2 2 proxy --variant ikn --exchange ${x} --gen grid2d:n=24 --order random)
   endforeach()
-  spts_test(ikn.signal.warp.float.rmat.np2 2 proxy --variant ikn --kernel warp --type float --gen rmat:scale=9)
+  spts_test(ikn.signal.warp.float.rmat.np2 2 proxy --variant ikn --exchange signal --kernel warp --type float --gen rmat:scale=9)
 endif()
 # Another GIO_TRANSPORT would run gio's exchange under ikn's name: the app must refuse (exit 2)
 # before shmem_init, naming the value. No libfabric is needed to get there.

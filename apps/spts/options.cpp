@@ -64,6 +64,8 @@ void print_usage(const char* prog) {
       "  --rows R          sync-free kernels: the order in which rows enter the device:\n"
       "                    natural (default) | level (sorted by level on the host; measured\n"
       "                    slower on every input: scattered rows make every poll its own load)\n"
+      "                    | senders (gio, ikn: the rows other PEs wait for, and the rows they\n"
+      "                    depend on, first; the rest after, each part in natural order)\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -159,9 +161,9 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const diag_mode vals[] = {diag_mode::given, diag_mode::unit, diag_mode::dominant};
       ok = to_enum(n, value, names, vals, &o->diag);
     } else if (name == "--rows") {
-      const char* const names[] = {"level", "natural"};
-      const bool vals[] = {true, false};
-      ok = to_enum(n, value, names, vals, &o->rows_by_level);
+      const char* const names[] = {"level", "natural", "senders"};
+      const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
+      ok = to_enum(n, value, names, vals, &o->rows);
     } else if (name == "--balance") {
       const char* const names[] = {"rows", "nnz"};
       const bool vals[] = {false, true};

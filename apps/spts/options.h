@@ -19,6 +19,9 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 //          receive queue the owner drains;
 //  automatic (the default): atomic where every peer's memory is load/store reachable (p2p), else
 //          signal -- over a NIC an atomic set is a compare-and-swap loop of round trips.
+// natural: row order; level: by level; senders: the PE's rows that other PEs' rows depend on, with
+// everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).
+enum class row_order { natural, level, senders };
 enum class exchange { signal, atomic, queue, automatic };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
@@ -38,7 +41,7 @@ struct options {
   bool by_nnz = false;             // --balance rows|nnz
   int reps = 5;                    // timed repetitions (the median is reported)
   int warmup = 1;                  // untimed solves first
-  bool rows_by_level = false;      // sync-free kernels: rows enter the device by level (--rows level)
+  row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)

@@ -136,7 +136,7 @@ bool report(const run_record& r) {
       syncfree ? json_string(kernel_name(o.kernel)).c_str() : "null", json_string(r.times.detail).c_str(),
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
-      o.rows_by_level ? "level" : "natural", o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
+      o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
       num(s.median_s).c_str(), num(s.min_s).c_str(), num(s.max_s).c_str(), num(s.gflops).c_str(),
       num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),
       num(vs_vendor).c_str(), num(efficiency).c_str(), num(r.rel_error).c_str(), num(tol).c_str(),

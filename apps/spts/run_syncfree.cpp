@@ -134,7 +134,34 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     HIP_CHECK(hipMalloc((void**)&a.xw, xw_bytes));
   }
   std::vector<int32_t> by_level;
-  if (o.rows_by_level) {  // this PE's rows sorted by level (stable: ascending within a level)
+  int64_t first_rows = -1;  // --rows senders: how many rows go first
+  if (o.rows == row_order::senders && dist) {
+    // The rows whose components other PEs wait for, closed under this PE's rows they depend on
+    // (L is lower triangular: columns below the row). Taking these first, in natural order, then
+    // the rest, is still a topological order. In natural (spatial) order the rows another PE
+    // waits for are this PE's last ones, which natural order takes last: on 2 H200 the PEs ran
+    // one after the other (road 28M rows: 1.89 ms against 0.80 for 14M on one).
+    std::vector<char> first(nloc, 0);
+    std::vector<int32_t> stack;
+    for (int32_t i = 0; i < nloc; ++i)
+      if (plan.send_mask[i]) first[i] = 1, stack.push_back(i);
+    while (!stack.empty()) {
+      const int32_t i = stack.back();
+      stack.pop_back();
+      for (int32_t k = l.row_ptr[r0 + i]; k < l.row_ptr[r0 + i + 1]; ++k) {
+        const int32_t j = l.col[k] - r0;
+        if (j >= 0 && j < i && !first[j]) first[j] = 1, stack.push_back(j);
+      }
+    }
+    by_level.reserve(nloc);
+    for (int32_t i = 0; i < nloc; ++i)
+      if (first[i]) by_level.push_back(i);
+    first_rows = (int64_t)by_level.size();
+    for (int32_t i = 0; i < nloc; ++i)
+      if (!first[i]) by_level.push_back(i);
+    a.order = upload<int32_t>(by_level);
+  }
+  if (o.rows == row_order::level) {  // this PE's rows sorted by level (stable: ascending within a level)
     const analysis an = analyze(l);
     std::vector<int32_t> count(an.levels + 1, 0);
     for (int32_t i = r0; i < r1; ++i) ++count[an.level[i] + 1];
@@ -176,7 +203,9 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
-             " work-groups x " + std::to_string(block) + (o.rows_by_level ? ", rows by level" : ", rows in natural order");
+             " work-groups x " + std::to_string(block) + (o.rows == row_order::level ? ", rows by level"
+              : first_rows >= 0 ? ", senders' rows first (" + std::to_string(first_rows) + " of " + std::to_string(nloc) + ")"
+                                : ", rows in natural order");
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");

@@ -62,6 +62,13 @@ spts_test(gio.queue.lockstep.grid2d.random.np2 2 p2p --variant gio --exchange qu
 set_property(TEST app.spts.gio.queue.lockstep.grid2d.random.np2 APPEND PROPERTY ENVIRONMENT
              GIO_HOST_WAVE_LOCKSTEP=1)
 
+# --rows senders: the rows other PEs wait for, and what they depend on, first.
+spts_test(gio.atomic.senders.road.natural.np4 4 p2p --variant gio --exchange atomic --rows senders --gen road:rows=2000)
+spts_test(gio.queue.senders.grid2d.np2 2 p2p --variant gio --exchange queue --rows senders --gen grid2d:n=32)
+spts_test(gio.signal.senders.warp.rmat.random.np3 3 p2p --variant gio --exchange signal --rows senders --kernel warp
+          --gen rmat:scale=9 --order random)
+spts_test(gio.signal.senders.gda.road.np2 2 gda --variant gio --exchange signal --rows senders --gen road:rows=700)
+
 # The atomic exchange (uint64_atomic_set of the component's word).
 spts_test(gio.atomic.grid2d.random.np2 2 p2p --variant gio --exchange atomic --gen grid2d:n=24 --order random)
 spts_test(gio.atomic.rmat.np4 4 p2p --variant gio --exchange atomic --gen rmat:scale=9)

@@ -33,6 +33,14 @@ enum gio_gda_tmpl {  // index into gio_gda_queue_v1::tmpl
   GIO_GDA_T_COUNT
 };
 
+// gio_gda_queue_v1::flags.
+// The NIC's part of the queue (SQ ring, doorbell record) is in this GPU's memory, and the NIC reads
+// it across PCIe through the GPU's L2: device-scope ordering then makes WQEs and record visible to
+// it (NVSHMEM IBGDA's nic_buf_on_gpumem). Clear (pinned host memory: the softnic's and the ConnectX
+// backend's rings today) the posting path orders at system scope. CUDA only; AMD always orders at
+// system scope, with the HDP flush.
+#define GIO_GDA_Q_NIC_MEM_GPU 1u
+
 // Static part of one operation's WQE.
 struct gio_gda_tmpl_v1 {
   uint32_t qpn_ds;       // BE, as in the ctrl segment
@@ -57,7 +65,7 @@ struct gio_gda_queue_v1 {
   uint32_t sq_slots;            // power of two
   uint32_t qpn;
   int32_t peer;
-  uint32_t rsvd0;
+  uint32_t flags;               // GIO_GDA_Q_* (was reserved, always 0: version unchanged)
   gio_gda_tmpl_v1 tmpl[GIO_GDA_T_COUNT];
   // Device-side progress counters (free-running WQE indices), updated with atomics.
   uint64_t reserved;            // next index to hand out

@@ -4,11 +4,19 @@
 //
 // Posting order (the NIC may read a WQE as soon as the doorbell record covers it), per batch of
 // the wave's lanes that post to one queue together:
-//   leader reserves the batch's indices (one atomic) -> each lane waits for its slot to be free
-//   (back-pressure on completions) and fills its WQE -> wave barrier -> leader waits for the
-//   batch's turn (indices are published in order) -> system fence (WQEs visible before the record)
-//   -> [AMD: HDP flush] -> doorbell record -> system fence (record before the doorbell)
-//   -> 64-bit doorbell write -> publish -> wave barrier.
+//   leader reserves the batch's indices (one device-scope atomic) and reads `published`, every lane
+//   reads `completed`, all three in flight at once -> each lane checks its slot is free
+//   (back-pressure on completions), fills its WQE and keeps its first 8 bytes in registers -> wave
+//   barrier; the leader takes the last WQE's 8 bytes from its lane -> leader waits for the batch's
+//   turn (indices are published in order) -> acq_rel fence (the turn before, the WQEs before the
+//   record) -> [AMD: HDP flush] -> doorbell record -> release store of the doorbell (the record
+//   before it) -> release store of `published` (this doorbell before the next batch's) -> wave
+//   barrier.
+// The three counters live in GPU memory and only this GPU's threads touch them (the host's drain
+// reads the doorbell record and the CQE, never these), so they are device-scope atomics. What the
+// NIC reads (SQ, doorbell record, doorbell) is ordered at system scope, or at device scope where
+// the queue says its ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU). Nothing on the path reads NIC
+// memory: the doorbell value comes from registers, not back from the ring.
 #pragma once
 #include "device/api/check.h"
 #include "runtime/gda_queue.h"
@@ -136,14 +144,23 @@ GIO_DFN void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe
   q->slot_kind[slot] = (fence || a.lkey) ? (uint8_t)0xff : (uint8_t)kind;
 }
 
+// The first 8 bytes of a WQE (ctrl: opmod_idx_opcode, qpn_ds), as one little-endian word: the
+// doorbell value (rdma-core's convention: the last WQE's first 8 bytes), built from registers.
+GIO_DFN uint64_t ctrl_word(uint32_t opmod_idx_opcode, uint32_t qpn_ds) {
+  return (uint64_t)opmod_idx_opcode | ((uint64_t)qpn_ds << 32);
+}
+
 // Dynamic fields of WQE `idx` (in `slot`): index word, remote address, operands, local side.
-GIO_DFN void wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
+// Returns the WQE's first 8 bytes as written (ctrl_word), so the doorbell need not read them back.
+GIO_DFN uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
   uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
   const bool atomic = kind >= GIO_GDA_T_FA8;
   mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
-  c->opmod_idx_opcode = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  const uint32_t idx_word = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  uint32_t qpn_ds = t.qpn_ds;  // what the slot holds: the template's, or restored from it
+  c->opmod_idx_opcode = idx_word;
   ((mlx5::raddr_seg*)(w + 16))->raddr = mlx5::be64(a.raddr);
   if (atomic) {
     mlx5::atomic_seg* at = (mlx5::atomic_seg*)(w + 32);
@@ -165,7 +182,8 @@ GIO_DFN void wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind
     // ds covers ctrl + raddr + the inline header and payload; the payload is copied now, so the
     // source may be reused (or be a register-backed local) as soon as post returns.
     const uint32_t ds = 2 + (4 + a.len + 15) / 16;
-    c->qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
+    qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
+    c->qpn_ds = qpn_ds;
     *(uint32_t*)(w + 32) = mlx5::be32(a.len | mlx5::INLINE_SEG);
     const uint8_t* src = (const uint8_t*)(uintptr_t)a.laddr;
     for (uint32_t i = 0; i < a.len; ++i) w[36 + i] = src[i];
@@ -173,14 +191,25 @@ GIO_DFN void wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind
     d->byte_count = mlx5::be32(a.len);
     d->addr = mlx5::be64(a.laddr);
   }
+  return ctrl_word(idx_word, qpn_ds);
 }
 
-// Back-pressure: WQE `idx` may be written once the one a ring earlier has completed. Only WQEs
-// below the caller's batch are waited for, and those were reserved by other waves (or by this
-// wave's earlier, already published, batches).
-GIO_DFN void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
+// `completed` for the back-pressure check, read before the caller's slot is known (in flight with
+// the reservation). Acquire at device scope: the slot's stores come after it. Device scope suffices:
+// the thread that advanced `completed` read the CQE and ordered that with a system fence (poll), so
+// the NIC's last read of the slot's previous WQE is behind this load in causality order.
+GIO_DFN uint64_t completed_for_post(gio_gda_queue_v1* q) {
+  return plat::atomic_load_acquire_device((const unsigned long long*)&q->completed);
+}
+
+// Back-pressure: WQE `idx` may be written once the one a ring earlier has completed. `done` is a
+// value of `completed` (completed_for_post) read before the caller's reservation: the counter only
+// grows, so an early value is a safe lower bound, and the CQ is polled only when it says "full".
+// Only WQEs below the caller's batch are waited for, and those were reserved by other waves (or by
+// this wave's earlier, already published, batches).
+GIO_DFN void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
   const uint32_t slots = q->sq_slots;
-  if (idx - load64(&q->completed) >= slots)
+  if (idx - done >= slots)
     bounded_wait([&] { return idx - poll(rt, q) < slots; },
                  [&](unsigned long long ms) {
                    GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for a free slot in the "
@@ -202,21 +231,49 @@ GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t sl
 }
 
 // Makes WQEs [base, base+n) visible to the NIC once every earlier index is: waits for `published`
-// to reach base (it only ever waits for other waves), then one doorbell for the batch. The ring
-// happens inside the wait loop, so on AMD, where the leaders of several batches of one wave spin in
-// the same loop, each rings as soon as its own turn comes instead of waiting for the others'.
-GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n) {
+// to reach base (it only ever waits for other waves; `pub` is the leader's early read of it), then
+// one doorbell for the batch. `ctrl` is the batch's last WQE's first 8 bytes (ctrl_word), the
+// doorbell value. The ring happens inside the wait loop, so on AMD, where the leaders of several
+// batches of one wave spin in the same loop, each rings as soon as its own turn comes instead of
+// waiting for the others'.
+GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n, uint64_t pub, uint64_t ctrl) {
+  auto ring = [&] {
+#if defined(GIO_PLATFORM_CUDA)
+    const bool sys = !(q->flags & GIO_GDA_Q_NIC_MEM_GPU);
+#else
+    const bool sys = true;  // AMD: PCIe readers of VRAM go through the HDP (flushed below); host: std atomics
+#endif
+    // (1) Acquire: the `published` value read before (relaxed) is ordered before everything below,
+    //     so the previous batch's record and doorbell (ordered before its release of `published`)
+    //     stay before ours, by cumulativity. Release: every WQE of the batch (the wave barrier ordered
+    //     the other lanes' stores before this thread's) is visible before the record. Store -> store
+    //     order only, so acq_rel, not the sequentially consistent fence_system. System scope: the NIC
+    //     (a ConnectX over PCIe, the softnic's CPU thread) reads the ring in pinned host memory;
+    //     device scope where the ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU), whose PCIe reads are
+    //     served by the L2 that device scope orders at.
+    if (sys)
+      plat::fence_acq_rel_system();
+    else
+      plat::fence_acq_rel_device();
+    if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
+    plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
+    // (2) The record before the doorbell (rdma-core's order: a ConnectX may read the record when
+    //     the doorbell rings): a release store of the doorbell, same scope as (1). The softnic
+    //     ignores the doorbell and acquires the record.
+    plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, sys);
+    // (3) This doorbell before the next batch's: a release store of `published` at device scope
+    //     (only this GPU's leaders read it, with (1) as their acquire). A store, not an exchange:
+    //     only the leader whose turn it is writes it, so nothing can race with it.
+    plat::store_release_device((unsigned long long*)&q->published, base + n);
+  };
+  if (pub == base) {
+    ring();
+    return;
+  }
   bounded_wait(
       [&] {
-        if (load64(&q->published) != base) return false;
-        plat::fence_system();  // every WQE of the batch (the wave barrier ordered the lanes' stores) before the record
-        if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
-        plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
-        plat::fence_system();  // the record before the doorbell
-        const uint64_t last = base + n - 1;
-        *(volatile uint64_t*)q->db =
-            *(const uint64_t*)(q->sq + (size_t)((uint32_t)last & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
-        plat::atomic_exchange(&q->published, base + n);
+        if (plat::load_before_fence_device((const unsigned long long*)&q->published) != base) return false;
+        ring();
         return true;
       },
       [&](unsigned long long ms) {
@@ -230,7 +287,8 @@ GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint
 // The posting skeleton, shared by post() and the benchmark's variants (apps/gda_post): the lanes
 // of the wave that call together and target the same queue post as one batch, as NVSHMEM's IBGDA
 // and rocSHMEM do. The lowest lane reserves every lane's index with one atomic, each lane writes
-// its own WQE (fill(idx, slot)), and the lowest lane rings one doorbell for the batch. No lane ever
+// its own WQE (fill(idx, slot), which returns the WQE's first 8 bytes: ctrl_word), and the lowest
+// lane rings one doorbell for the batch with the last WQE's 8 bytes. No lane ever
 // waits for a lane of its own wave to make progress: on AMD, whose lanes do not run independently,
 // a lane spinning on a lower lane's publication (the old per-lane posting) never lets it publish.
 // Returns the caller's WQE index.
@@ -248,16 +306,25 @@ GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
     const bool mine = rank - first < n;  // (unsigned: false below `first`)
     const plat::wave_mask batch = n == count ? group : plat::wave_ballot(group, mine);
     const bool leader = plat::wave_lane() == plat::wave_lowest(batch);
-    uint64_t base = 0;
-    if (leader) base = plat::atomic_fetch_add(&q->reserved, (uint64_t)n);
+    // Three independent reads issued back to back, so they cost one round trip to the L2, not
+    // three: the reservation (a ticket: relaxed, device scope), `published` (ordered by the ring's
+    // fence), `completed` (acquire: this lane's slot stores come after it).
+    uint64_t base = 0, pub = 0;
+    if (leader) {
+      base = plat::atomic_fetch_add_device((unsigned long long*)&q->reserved, (unsigned long long)n);
+      pub = plat::load_before_fence_device((const unsigned long long*)&q->published);
+    }
+    const uint64_t done = completed_for_post(q);
     base = plat::wave_shfl(group, base, plat::wave_lowest(batch));
+    uint64_t ctrl = 0;
     if (mine) {
       idx = base + (rank - first);
-      wait_slot_free(rt, q, idx);
-      fill(idx, (uint32_t)idx & (slots - 1));
+      wait_slot_free(rt, q, idx, done);
+      ctrl = fill(idx, (uint32_t)idx & (slots - 1));
     }
     plat::wave_sync_mask(group);  // every WQE of the batch written
-    if (leader) ring_batch(rt, q, base, n);
+    ctrl = plat::wave_shfl(group, ctrl, plat::wave_highest(batch));  // the last WQE's first 8 bytes
+    if (leader) ring_batch(rt, q, base, n, pub, ctrl);
     // Published before anyone returns: quiet reads `published` to know what to wait for.
     plat::wave_sync_mask(group);
   }
@@ -266,14 +333,18 @@ GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
 
 // Post one WQE of template `kind`; returns its index.
 // `hold`: the caller reads the slot's scratch word after completion with take_result().
+// One lane's part of post(): WQE `idx` into its free `slot`; returns its first 8 bytes.
+GIO_DFN uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
+                           const wqe_args& a, bool hold) {
+  wait_slot_released(rt, q, slot);
+  if (hold) q->slot_hold[slot] = 1;
+  const uint8_t fence = wqe_fence(a);
+  if (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey) wqe_restore(q, slot, kind, a, fence);
+  return wqe_fill(q, idx, slot, kind, a);
+}
+
 GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
-  return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) {
-    wait_slot_released(rt, q, slot);
-    if (hold) q->slot_hold[slot] = 1;
-    const uint8_t fence = wqe_fence(a);
-    if (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey) wqe_restore(q, slot, kind, a, fence);
-    wqe_fill(q, idx, slot, kind, a);
-  });
+  return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) { return post_fill(rt, q, idx, slot, kind, a, hold); });
 }
 
 // Reads the fetched result of WQE `idx` (posted with hold, from template `kind`) and frees its

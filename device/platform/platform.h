@@ -120,6 +120,7 @@ GIO_DFN wave_mask wave_lane_bit() { return 1ull << wave_lane(); }
 GIO_DFN wave_mask wave_lanes_below() { return wave_lane_bit() - 1; }
 GIO_DFN unsigned wave_count(wave_mask m) { return (unsigned)__popcll(m); }
 GIO_DFN unsigned wave_lowest(wave_mask m) { return (unsigned)__ffsll((long long)m) - 1u; }
+GIO_DFN unsigned wave_highest(wave_mask m) { return 63u - (unsigned)__clzll((long long)m); }
 
 #if defined(GIO_PLATFORM_HOST)
 // The emulator runs one lane at a time and switches only at waits and barriers, so "the lanes that
@@ -382,6 +383,110 @@ GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
   asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 #else
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+// ---- device scope: words only this GPU's threads touch --------------------------------------
+// (the gda queues' reserved / published / completed counters: in GPU memory, read by no CPU, NIC or
+// other GPU). On GPUs these stay in the GPU's L2: no system-scope round trip, no system fence. On the
+// host platform every GPU thread is a CPU thread, so they are the std atomics they always were.
+
+// A ticket: a relaxed fetch-add (nothing is ordered by it).
+GIO_DFN unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
+#if defined(GIO_PLATFORM_HIP)
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#elif defined(GIO_PLATFORM_CUDA)
+  return atomicAdd(p, v);  // atom.add: relaxed, gpu scope
+#else
+  const unsigned long long old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+  ::gio::host::wave_step();
+  return old;
+#endif
+}
+// An acquire load at device scope: later accesses of this thread are ordered after it (one L2 read;
+// the system-scope form also has to reach past the GPU).
+GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
+#if defined(GIO_PLATFORM_HIP)
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#elif defined(GIO_PLATFORM_CUDA)
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  const unsigned long long v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  ::gio::host::wave_step();
+  return v;
+#endif
+}
+// A device-scope load whose ordering comes from the caller's next acq_rel fence (ld.relaxed +
+// fence.acq_rel is an acquire pattern), so it can be in flight together with other loads instead of
+// waiting for an acquire of its own. On the host platform an acquire load: ThreadSanitizer does not
+// model standalone fences, and on x86 the acquire costs nothing.
+GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p) {
+#if defined(GIO_PLATFORM_HIP)
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#elif defined(GIO_PLATFORM_CUDA)
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  const unsigned long long v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+  ::gio::host::wave_step();
+  return v;
+#endif
+}
+// A release store at device scope: this thread's earlier accesses (and, cumulatively, what it has
+// observed) are visible to this GPU's threads before the store is. A store, not an exchange: no value
+// comes back, so nothing waits for a round trip.
+GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
+#if defined(GIO_PLATFORM_HIP)
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#elif defined(GIO_PLATFORM_CUDA)
+  asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+  ::gio::host::wave_step();
+#endif
+}
+
+// Acquire-release fences. Release half: this thread's earlier accesses (and what it observed) are
+// ordered before its later stores; acquire half: its earlier loads before its later accesses. Not
+// sequentially consistent: a later load may still be served before an earlier store is visible,
+// which is what makes them cheaper than fence_system (CUDA: MEMBAR.ALL.* instead of MEMBAR.SC.*).
+GIO_DFN void fence_acq_rel_system() {
+#if defined(GIO_PLATFORM_CUDA)
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#elif defined(GIO_PLATFORM_HIP)
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "");  // "" = system scope
+#else
+  __atomic_thread_fence(__ATOMIC_ACQ_REL);
+#endif
+}
+GIO_DFN void fence_acq_rel_device() {
+#if defined(GIO_PLATFORM_CUDA)
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#elif defined(GIO_PLATFORM_HIP)
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
+#else
+  __atomic_thread_fence(__ATOMIC_ACQ_REL);
+#endif
+}
+// An 8-byte release store at system or device scope (an MMIO doorbell, a word a NIC reads): release
+// fence and store in one (CUDA st.release: MEMBAR.ALL then the store, without the L1 invalidation a
+// standalone acq_rel fence adds).
+GIO_DFN void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
+#if defined(GIO_PLATFORM_HIP)
+  (void)system;  // AMD: always system scope (PCIe readers of VRAM go through the HDP, not the L2)
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif defined(GIO_PLATFORM_CUDA)
+  if (system)
+    asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  else
+    asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  (void)system;
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+  ::gio::host::wave_step();
 #endif
 }
 

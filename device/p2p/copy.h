@@ -124,6 +124,22 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
     copy_words<word1, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
 }
 
+// One thread's copy into or out of a gda or proxy bounce buffer: out of line, 8 loads in flight and
+// the plain tail loop. Inlined there, the lone thread's copy (16 in flight, the batched tail) took
+// gda::put to 232 registers and proxy::put to 218 (72-82 now), and ptxas gives a callee registers
+// of its own under its caller's: every kernel that could reach them, a loop of p2p puts too, ran at
+// 255 registers and kept its loop state in local memory (k_callcost<b_wave>: 1.7 KiB of stack and
+// loads from it on every call). The stage is the fallback for buffers outside the heap, on a path
+// whose network transfer dwarfs the copy.
+struct scope_stage {
+  static constexpr bool one_lane = false;  // (no bulk-copy stage, no batched tail)
+  static GIO_DFN unsigned lane() { return 0; }
+  static GIO_DFN unsigned lanes() { return 1; }
+  static GIO_DFN void sync() {}
+  static constexpr unsigned copy_batch = 8;
+};
+GIO_DOUT void copy_stage(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_stage>(d, s, n); }
+
 }  // namespace dev
 }  // namespace gio
 #endif

@@ -90,6 +90,30 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
 }
 
+// A cooperative copy in which every lane moves at most one word, the widest (16, 8, 4, 2 or 1
+// bytes) that divides both addresses and n: no head, no tail, no loop, and a width that is the same
+// in every lane, so choosing it does not diverge. Returns false, having copied nothing, when n needs
+// more words than the scope has lanes. This is the whole copy of a small cooperative put or get.
+// (The width is picked by tests on the address bits, not by a switch on it: a switch compiled to
+// a jump table, an indexed constant load and an indirect branch on every call.)
+template <typename T>
+GIO_DFN bool copy_lane_word_of(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+  if (n > (size_t)lanes * sizeof(T)) return false;
+  const size_t off = (size_t)lane * sizeof(T);
+  if (off < n) *(T*)(d + off) = *(const T*)(s + off);
+  return true;
+}
+template <typename S>
+GIO_DFN bool copy_lane_word(uint8_t* d, const uint8_t* s, size_t n) {
+  const uintptr_t all = (uintptr_t)d | (uintptr_t)s | (uintptr_t)n;
+  const unsigned lane = S::lane(), lanes = S::lanes();
+  if ((all & 15) == 0) return copy_lane_word_of<word16::type>(d, s, n, lane, lanes);
+  if ((all & 7) == 0) return copy_lane_word_of<word8::type>(d, s, n, lane, lanes);
+  if ((all & 3) == 0) return copy_lane_word_of<word4::type>(d, s, n, lane, lanes);
+  if ((all & 1) == 0) return copy_lane_word_of<unsigned short>(d, s, n, lane, lanes);
+  return copy_lane_word_of<uint8_t>(d, s, n, lane, lanes);
+}
+
 // Copy n bytes with the widest access both pointers' alignment allows.
 template <typename S>
 GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {

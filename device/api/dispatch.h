@@ -37,12 +37,9 @@ GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
   if (ctx != nullptr && (ctx->magic != GIO_CTX_MAGIC || !ctx->in_use)) fail_ctx(routine, ctx);
 }
 
+// put's transport switch, after the checks.
 template <typename S>
-GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
-  check_pe(rt, pe);
-  if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
-  check_sym(rt, dst, n, pe);
-  check_ctx(rt, ctx);
+GIO_DFN void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::put<S>(st, p2p::remote(st, dst, pe), src, n); return;
@@ -57,13 +54,37 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     default: no_transport(rt, pe);
   }
 }
-
 template <typename S>
-GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DOUT void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+  put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
+}
+
+// A cooperative scope inlines only the p2p put of one word per lane (copy_lane_word) and calls
+// everything else: the general copy loops need ~120 registers and the gda/proxy paths more, and
+// inlined into a loop of small puts they made the caller keep its own state on the stack (255
+// registers, a 1.7 KiB frame, loads from local memory on every call). The call costs little next
+// to a copy of more than a word per lane or a queue post. A thread-scope put keeps the whole switch
+// inline: its small copies and its bulk-copy path were tuned that way (p2p.h, bulk.h).
+template <typename S>
+GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   check_pe(rt, pe);
-  if (n == 0) return;
-  check_sym(rt, src, n, pe);
+  if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
+  check_sym(rt, dst, n, pe);
   check_ctx(rt, ctx);
+  if constexpr (S::one_lane) {
+    put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
+  } else {
+    const gio_device_state_v1& st = GIO_DSTATE;
+    if (st.peer_transport[pe] == GIO_TRANSPORT_P2P &&
+        copy_lane_word<S>(p2p::remote(st, dst, pe), (const uint8_t*)src, n))
+      return;
+    put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
+  }
+}
+
+// get's transport switch, after the checks; cooperative scopes as put.
+template <typename S>
+GIO_DFN void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::get<S>(st, dst, p2p::remote(st, src, pe), n); return;
@@ -76,6 +97,27 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
       if (S::lane() == 0) proxy::get(rt, st, ctx, dst, src, n, pe);
       return;
     default: no_transport(rt, pe);
+  }
+}
+template <typename S>
+GIO_DOUT void get_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  get_switch<S>(rt, ctx, dst, src, n, pe);
+}
+
+template <typename S>
+GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  check_pe(rt, pe);
+  if (n == 0) return;
+  check_sym(rt, src, n, pe);
+  check_ctx(rt, ctx);
+  if constexpr (S::one_lane) {
+    get_switch<S>(rt, ctx, dst, src, n, pe);
+  } else {
+    const gio_device_state_v1& st = GIO_DSTATE;
+    if (st.peer_transport[pe] == GIO_TRANSPORT_P2P &&
+        copy_lane_word<S>((uint8_t*)dst, p2p::remote(st, src, pe), n))
+      return;
+    get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }
 }
 

@@ -3,7 +3,7 @@
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
 #include "runtime/host_entry.h"  // gio_amo_op
-#include "device/p2p/copy.h"  // copy_bytes, for the bounce buffer
+#include "device/p2p/copy.h"  // copy_stage, for the bounce buffer
 #include "device/gda/gda_post.h"
 
 #if GIO_KERNEL_COMPILER
@@ -61,8 +61,6 @@ GIO_DFN uint8_t* bounce_half(const char* rt, gio_gda_queue_v1* q, uint32_t h) {
   return q->bounce + (size_t)h * (q->bounce_bytes / 2);
 }
 
-GIO_DFN void copy_plain(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_thread>(d, s, n); }
-
 // Put through the bounce buffer: each chunk is copied in, then posted; the halves alternate, so
 // the copy of chunk c+1 overlaps chunk c on the wire. The source is free when this returns.
 GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra,
@@ -74,7 +72,7 @@ GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
     for (size_t off = 0; off < n; off += half, h ^= 1u) {
       const uint32_t len = (uint32_t)(n - off < half ? n - off : half);
       uint8_t* b = bounce_half(rt, q, h);
-      copy_plain(b, src + off, len);  // post()'s system fence orders these stores before the doorbell
+      copy_stage(b, src + off, len);  // post()'s system fence orders these stores before the doorbell
       wqe_args a{ra + off, (uint64_t)(uintptr_t)b, len, queue_lkey(q), 0, 0, false};
       last = post_ctx(rt, ctx, pe, q, GIO_GDA_T_PUT, a);
       q->bounce_used[h] = last + 1;
@@ -99,7 +97,7 @@ GIO_DOUT void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
     uint32_t h = 0;
     for (size_t off = 0; off < n; off += half, h ^= 1u) {
       wait_done(rt, q, q->bounce_used[h] - 1);  // poll() fenced: the landed bytes are visible
-      copy_plain(dst + off, q->bounce + (size_t)h * half, len(off));
+      copy_stage(dst + off, q->bounce + (size_t)h * half, len(off));
       if (off + 2 * half < n) issue(off + 2 * half, h);
     }
   });

@@ -90,6 +90,30 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
 }
 
+// A cooperative copy in which every lane moves at most one word, the widest (16, 8, 4, 2 or 1
+// bytes) that divides both addresses and n: no head, no tail, no loop, and a width that is the same
+// in every lane, so choosing it does not diverge. Returns false, having copied nothing, when n needs
+// more words than the scope has lanes. This is the whole copy of a small cooperative put or get.
+// (The width is picked by tests on the address bits, not by a switch on it: a switch compiled to
+// a jump table, an indexed constant load and an indirect branch on every call.)
+template <typename T>
+GIO_DFN bool copy_lane_word_of(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+  if (n > (size_t)lanes * sizeof(T)) return false;
+  const size_t off = (size_t)lane * sizeof(T);
+  if (off < n) *(T*)(d + off) = *(const T*)(s + off);
+  return true;
+}
+template <typename S>
+GIO_DFN bool copy_lane_word(uint8_t* d, const uint8_t* s, size_t n) {
+  const uintptr_t all = (uintptr_t)d | (uintptr_t)s | (uintptr_t)n;
+  const unsigned lane = S::lane(), lanes = S::lanes();
+  if ((all & 15) == 0) return copy_lane_word_of<word16::type>(d, s, n, lane, lanes);
+  if ((all & 7) == 0) return copy_lane_word_of<word8::type>(d, s, n, lane, lanes);
+  if ((all & 3) == 0) return copy_lane_word_of<word4::type>(d, s, n, lane, lanes);
+  if ((all & 1) == 0) return copy_lane_word_of<unsigned short>(d, s, n, lane, lanes);
+  return copy_lane_word_of<uint8_t>(d, s, n, lane, lanes);
+}
+
 // Copy n bytes with the widest access both pointers' alignment allows.
 template <typename S>
 GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
@@ -123,6 +147,22 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
   else
     copy_words<word1, S::copy_batch, S::one_lane>(d, s, n, lane, lanes);
 }
+
+// One thread's copy into or out of a gda or proxy bounce buffer: out of line, 8 loads in flight and
+// the plain tail loop. Inlined there, the lone thread's copy (16 in flight, the batched tail) took
+// gda::put to 232 registers and proxy::put to 218 (72-82 now), and ptxas gives a callee registers
+// of its own under its caller's: every kernel that could reach them, a loop of p2p puts too, ran at
+// 255 registers and kept its loop state in local memory (k_callcost<b_wave>: 1.7 KiB of stack and
+// loads from it on every call). The stage is the fallback for buffers outside the heap, on a path
+// whose network transfer dwarfs the copy.
+struct scope_stage {
+  static constexpr bool one_lane = false;  // (no bulk-copy stage, no batched tail)
+  static GIO_DFN unsigned lane() { return 0; }
+  static GIO_DFN unsigned lanes() { return 1; }
+  static GIO_DFN void sync() {}
+  static constexpr unsigned copy_batch = 8;
+};
+GIO_DOUT void copy_stage(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_stage>(d, s, n); }
 
 }  // namespace dev
 }  // namespace gio

@@ -91,13 +91,20 @@ GIO_DFN unsigned wg_thread() {
 }
 GIO_DFN unsigned wg_size() { return blockDim.x * blockDim.y * blockDim.z; }
 GIO_DFN unsigned wg_id() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+// On cuda the wave size is a constant: nvcc hands warpSize to ptxas as a run-time value (PTX's
+// WARP_SZ), so `% warpSize` became a full unsigned division (a dozen instructions, MUFU.RCP among
+// them) in every wave-scope call. Every NVIDIA GPU has 32 lanes.
+#if defined(GIO_PLATFORM_CUDA)
+GIO_DFN constexpr unsigned wave_size() { return 32; }
+#else
 GIO_DFN unsigned wave_size() { return warpSize; }
-GIO_DFN unsigned wave_lane() { return wg_thread() % warpSize; }
+#endif
+GIO_DFN unsigned wave_lane() { return wg_thread() % wave_size(); }
 // Threads of the calling thread's wave that exist (the last wave of a work-group may be partial).
 GIO_DFN unsigned wave_active() {
   unsigned base = wg_thread() - wave_lane();
   unsigned left = wg_size() - base;
-  return left < (unsigned)warpSize ? left : (unsigned)warpSize;
+  return left < wave_size() ? left : wave_size();
 }
 GIO_DFN void wg_sync() { __syncthreads(); }
 GIO_DFN void wave_sync() {

@@ -7,7 +7,7 @@
 // staged through the ring's bounce buffer in host memory, one chunk at a time.
 #pragma once
 #include "runtime/host_entry.h"  // gio_amo_op
-#include "device/p2p/copy.h"     // copy_bytes
+#include "device/p2p/copy.h"     // copy_stage
 #include "device/proxy/proxy_post.h"
 
 #if GIO_KERNEL_COMPILER
@@ -80,7 +80,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
     with_bounce(rt, r, [&] {
       for (size_t off = 0; off < n; off += chunk) {
         const size_t len = n - off < chunk ? n - off : chunk;
-        copy_bytes<scope_thread>(r->bounce, (const uint8_t*)src + off, len);
+        copy_stage(r->bounce, (const uint8_t*)src + off, len);
         gio_proxy_cmd_v1 k = rma_cmd(GIO_PROXY_OP_PUT, pe, c.roff + off, len);
         k.local = GIO_PROXY_LOCAL_HOST;
         k.laddr = (uint64_t)(uintptr_t)r->bounce;
@@ -123,7 +123,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
       k.local = GIO_PROXY_LOCAL_HOST;
       k.laddr = (uint64_t)(uintptr_t)r->bounce;
       wait_done(rt, r, post(rt, r, k));
-      copy_bytes<scope_thread>((uint8_t*)dst + off, r->bounce, len);
+      copy_stage((uint8_t*)dst + off, r->bounce, len);
     }
   });
 }

@@ -10,7 +10,10 @@ using namespace giotest;
 namespace {
 enum scope_kind { THREAD = 0, WAVE = 1, WG = 2 };
 
-__global__ void rma_kernel(int scope, bool get, bool nbi, uint8_t* dst, const uint8_t* src, size_t n, int pe) {
+// Wave scope: the first wave of the work-group calls, or with last_wave its last one (fewer lanes
+// when the work-group size is not a multiple of the wave size).
+__global__ void rma_kernel(int scope, bool get, bool nbi, uint8_t* dst, const uint8_t* src, size_t n, int pe,
+                           bool last_wave) {
   if (scope == THREAD) {
     if (threadIdx.x == 0) {
       if (get)
@@ -20,12 +23,13 @@ __global__ void rma_kernel(int scope, bool get, bool nbi, uint8_t* dst, const ui
       shmem_quiet();
     }
   } else if (scope == WAVE) {
-    if (threadIdx.x < (unsigned)warpSize) {  // exactly the first wave
+    const unsigned wave = last_wave ? (blockDim.x - 1) / (unsigned)warpSize : 0;
+    if (threadIdx.x / (unsigned)warpSize == wave) {  // exactly that wave
       if (get)
         nbi ? shmemx_getmem_nbi_wave(dst, src, n, pe) : shmemx_getmem_wave(dst, src, n, pe);
       else
         nbi ? shmemx_putmem_nbi_wave(dst, src, n, pe) : shmemx_putmem_wave(dst, src, n, pe);
-      if (threadIdx.x == 0) shmem_quiet();
+      if (threadIdx.x % (unsigned)warpSize == 0) shmem_quiet();
     }
   } else {
     if (get)
@@ -44,7 +48,8 @@ const size_t kMax = rma_sizes().back() + 2 * kGuard;  // the largest transfer an
 // kGuard + 4 KiB after it (a copy running past its end by a whole chunk shows there). Filling and
 // checking all of kMax for each of the small sizes took most of this test's time on the host.
 void check_transfer(int scope, bool get, bool nbi, size_t n, size_t src_off, size_t dst_off,
-                    const sym<uint8_t>& symbuf, const dbuf<uint8_t>& local, unsigned salt) {
+                    const sym<uint8_t>& symbuf, const dbuf<uint8_t>& local, unsigned salt, unsigned block = 128,
+                    bool last_wave = false) {
   const size_t w = std::min(kMax, kGuard + std::max(src_off, dst_off) + n + kGuard + 4096);
   std::vector<uint8_t> src(w);
   for (size_t i = 0; i < w; ++i) src[i] = pattern(me(), i, salt);
@@ -55,7 +60,7 @@ void check_transfer(int scope, bool get, bool nbi, size_t n, size_t src_off, siz
   shmem_barrier_all();
   uint8_t* dst = (get ? local.get() : symbuf.get()) + kGuard + dst_off;
   const uint8_t* s = (get ? symbuf.get() : local.get()) + kGuard + src_off;
-  hipLaunchKernelGGL(rma_kernel, dim3(1), dim3(128), 0, 0, scope, get, nbi, dst, s, n, next_pe());
+  hipLaunchKernelGGL(rma_kernel, dim3(1), dim3(block), 0, 0, scope, get, nbi, dst, s, n, next_pe(), last_wave);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   std::vector<uint8_t> got(w);
@@ -71,7 +76,8 @@ void check_transfer(int scope, bool get, bool nbi, size_t n, size_t src_off, siz
     }
   }
   EXPECT_EQ(bad, 0u) << (get ? "get" : "put") << (nbi ? "_nbi" : "") << " scope " << scope << " n=" << n
-                     << " src_off=" << src_off << " dst_off=" << dst_off << " first bad byte at " << first_bad
+                     << " src_off=" << src_off << " dst_off=" << dst_off << " block " << block << (last_wave ? " last wave" : "")
+                     << " first bad byte at " << first_bad
                      << " (window " << w << " bytes)";
 }
 }  // namespace
@@ -100,6 +106,27 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
       const bool nbi = (salt & 1) != 0;  // alternate blocking and _nbi
       check_transfer(GetParam(), true, nbi, n, offs.first, offs.second, symbuf, local, salt++);
     }
+}
+
+// A small cooperative put or get moves at most one word per lane (device/p2p/copy.h copy_lane_word),
+// the widest word that divides both addresses and n; past lanes x that word it takes the general
+// copy. Sizes on both sides of that bound for each word width, in a work-group of 48 threads: a
+// work-group that is not a whole number of waves, and at wave scope its last wave (16 lanes).
+TEST(RmaCooperative, OneWordPerLaneBounds) {
+  const unsigned block = 48, wave_lanes = 16;  // (on 64-lane waves: one wave of 48)
+  sym<uint8_t> symbuf(kMax);
+  dbuf<uint8_t> local(kMax);
+  unsigned salt = 5;
+  for (int scope : {WAVE, WG}) {
+    const size_t lanes = scope == WAVE ? wave_lanes : block;
+    for (size_t w : {16, 8, 4, 2, 1})
+      for (size_t n : {w, lanes * w - w, lanes * w, lanes * w + w, lanes * w + 1})
+        for (bool get : {false, true}) {
+          const bool nbi = (salt & 1) != 0;
+          // Offsets of w (both sides) keep w as the widest common word unless n says less.
+          check_transfer(scope, get, nbi, n, w % 16, w % 16, symbuf, local, salt++, block, scope == WAVE);
+        }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScopes, RmaScopes, ::testing::Values(THREAD, WAVE, WG),

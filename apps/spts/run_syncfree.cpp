@@ -139,8 +139,9 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     // The rows whose components other PEs wait for, closed under this PE's rows they depend on
     // (L is lower triangular: columns below the row). Taking these first, in natural order, then
     // the rest, is still a topological order. In natural (spatial) order the rows another PE
-    // waits for are this PE's last ones, which natural order takes last: on 2 H200 the PEs ran
-    // one after the other (road 28M rows: 1.89 ms against 0.80 for 14M on one).
+    // waits for are this PE's last ones, which natural order takes last; but on 2 H200 (road, 14M
+    // rows per PE) taking them first left the solve at 1.94 ms against 1.89 (random order: 1.55
+    // against 1.66), so the PEs do not simply run one after the other.
     std::vector<char> first(nloc, 0);
     std::vector<int32_t> stack;
     for (int32_t i = 0; i < nloc; ++i)

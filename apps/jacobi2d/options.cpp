@@ -65,6 +65,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       o->inject_error = true;
       continue;
     }
+    if (w.name == "--inject-stall") {
+      o->inject_stall = true;
+      continue;
+    }
     if (!w.take_value()) return false;
     const std::string& name = w.name;
     const std::string& value = w.value;

@@ -85,6 +85,27 @@ set_tests_properties(app.jacobi2d.ikn.other-transport.np2 PROPERTIES
                      ENVIRONMENT "${JACOBI_TEST_ENV};GIO_TRANSPORT=p2p" TIMEOUT 60 PROCESSORS 2
                      LABELS jacobi2d)
 
+# A work-group of the persistent kernel that stops (--inject-stall: work-group 1 of PE 0 after
+# iteration 0) makes the others' waits time out with a message naming who waited for what, and GIO's
+# exit code, whichever way the kernel orders its work-groups. Host platform: the device's stop is
+# a trap there, which the GPU reports as a failed launch.
+if(GIO_PLATFORM STREQUAL "host")
+  foreach(s neighbours grid)
+    if(s STREQUAL "grid")
+      set(what "in the grid barrier \\(generation 1\\)")
+    else()
+      set(what "for work-group 1 to finish iteration 1 \\(it has finished 1\\)")
+    endif()
+    add_test(NAME app.jacobi2d.gio.stall.${s}.np1
+             COMMAND bash ${GIO_APP_COMMON}/expect_error.sh 17
+                     "jacobi2d: PE 0 work-group [0-9]+ waited [0-9.]+ s ${what}"
+                     ${JACOBI_GIORUN} -n 1 $<TARGET_FILE:jacobi2d> --variant gio --nx 256 --ny 256 --iters 20
+                     --sync ${s} --inject-stall --timeout-s 2)
+    set_tests_properties(app.jacobi2d.gio.stall.${s}.np1 PROPERTIES ENVIRONMENT "${JACOBI_TEST_ENV}" TIMEOUT 120
+                         LABELS jacobi2d)
+  endforeach()
+endif()
+
 # The check can fail: one corrupted halo value must make the run exit with 1 and report FAIL.
 foreach(v gio interk-overlap)
   add_test(NAME app.jacobi2d.${v}.inject-error.np2

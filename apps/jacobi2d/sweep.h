@@ -1,5 +1,6 @@
 // One Jacobi iteration of a launch's share of the rows (see sweep_plan), with or without the
-// device-initiated halo exchange, and the device halves of the norm reduction and grid barrier.
+// device-initiated halo exchange, and the device halves of the norm reduction and of the persistent
+// kernel's two ways of ordering iterations: the grid barrier and the neighbour synchronization.
 #pragma once
 #include <math.h>
 #include <shmem.h>

@@ -21,7 +21,7 @@ const char* variant_name(variant v) {
   }
 }
 const char* exchange_name(exchange e) {
-  return e == exchange::signal ? "signal" : e == exchange::atomic ? "atomic" : e == exchange::queue ? "queue" : "auto";
+  return e == exchange::signal ? "signal" : e == exchange::atomic ? "atomic" : e == exchange::queue ? "queue" : e == exchange::store ? "store" : "auto";
 }
 const char* kernel_name(kernel_kind k) {
   return k == kernel_kind::thread ? "thread" : k == kernel_kind::warp ? "warp" : "auto";
@@ -43,8 +43,9 @@ void print_usage(const char* prog) {
       "  --exchange E      gio, ikn: signal (one signal_set per component and PE, the value as the\n"
       "                    signal) | atomic (one uint64_atomic_set of the same word) | queue (a\n"
       "                    wave's components per PE in one putmem_signal into a receive queue the\n"
-      "                    owner drains) | auto (atomic when every peer is load/store reachable,\n"
-      "                    else signal; default)\n"
+      "                    owner drains) | store (the word stored into each peer's copy through\n"
+      "                    shmem_ptr: every peer must be load/store reachable) | auto (atomic when\n"
+      "                    every peer is load/store reachable, else signal; default)\n"
       "  --kernel K        auto | thread (a thread per row) | warp (a wave per row); auto: warp\n"
       "                    when rows average 12 or more off-diagonals or rows of 32 or more hold\n"
       "                    a quarter of them\n"
@@ -145,8 +146,9 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
         at = comma + 1;
       }
     } else if (name == "--exchange") {
-      const char* const names[] = {"signal", "atomic", "queue", "auto"};
-      const exchange vals[] = {exchange::signal, exchange::atomic, exchange::queue, exchange::automatic};
+      const char* const names[] = {"signal", "atomic", "queue", "store", "auto"};
+      const exchange vals[] = {exchange::signal, exchange::atomic, exchange::queue, exchange::store,
+                               exchange::automatic};
       ok = to_enum(n, value, names, vals, &o->xchg);
     } else if (name == "--kernel") {
       const char* const names[] = {"auto", "thread", "warp"};

@@ -17,12 +17,14 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 //          release fence before it (a signal orders the caller's earlier puts first);
 //  queue:  a wave's newly solved components, per destination PE, in one putmem_signal into a
 //          receive queue the owner drains;
+//  store:  one relaxed system-scope 8-byte store per (component, PE) into the peer's xw through
+//          shmem_ptr (every receiving peer must be load/store reachable), no GIO call in the kernel;
 //  automatic (the default): atomic where every peer's memory is load/store reachable (p2p), else
 //          signal -- over a NIC an atomic set is a compare-and-swap loop of round trips.
 // natural: row order; level: by level; senders: the PE's rows that other PEs' rows depend on, with
 // everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).
 enum class row_order { natural, level, senders };
-enum class exchange { signal, atomic, queue, automatic };
+enum class exchange { signal, atomic, queue, automatic, store };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
 enum class kernel_kind { automatic, thread, warp };

@@ -102,7 +102,24 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       for (int pe = 0; pe < p.npes; ++pe)
         if (pe != p.me && a.xw && !shmem_ptr(a.xw, pe)) used = exchange::signal;
     }
-    xk = used == exchange::signal ? XCHG_SIGNAL : used == exchange::atomic ? XCHG_ATOMIC : XCHG_QUEUE;
+    xk = used == exchange::signal ? XCHG_SIGNAL
+       : used == exchange::atomic ? XCHG_ATOMIC
+       : used == exchange::store  ? XCHG_STORE
+                                  : XCHG_QUEUE;
+    if (used == exchange::store) {
+      std::vector<uint64_t*> peers(p.npes, nullptr);
+      for (int pe = 0; pe < p.npes; ++pe) {
+        if (pe == p.me || !a.xw) continue;
+        peers[pe] = (uint64_t*)shmem_ptr(a.xw, pe);
+        if (!peers[pe]) {
+          std::fprintf(stderr, "spts: --exchange store needs every PE's memory load/store reachable from every "
+                               "other (shmem_ptr); PE %d's is not from PE %d (GIO_TRANSPORT, or use another "
+                               "--exchange)\n", pe, p.me);
+          shmem_global_exit(2);
+        }
+      }
+      a.peer_xw = upload<uint64_t*>(peers);
+    }
     plan = make_exchange_plan(l, p.bounds, p.me);
     a.send_mask = upload<uint32_t>(plan.send_mask);
     // A PE that sends nothing (one PE, or the last block of a lower-triangular L) runs the kernel
@@ -188,6 +205,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     if (xk == XCHG_NONE) launch<T, XCHG_NONE>(warp, grid, block, a);
     else if (xk == XCHG_SIGNAL) launch<T, XCHG_SIGNAL>(warp, grid, block, a);
     else if (xk == XCHG_ATOMIC) launch<T, XCHG_ATOMIC>(warp, grid, block, a);
+    else if (xk == XCHG_STORE) launch<T, XCHG_STORE>(warp, grid, block, a);
     else launch<T, XCHG_QUEUE>(warp, grid, block, a);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
@@ -218,6 +236,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipFree((void*)a.order));
   if (dist) {
     HIP_CHECK(hipFree((void*)a.send_mask));
+    HIP_CHECK(hipFree((void*)a.peer_xw));
     if (used == exchange::queue) {
       shmem_free(a.recv_hdr);
       shmem_free(a.recv);

@@ -32,7 +32,7 @@ constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see t
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
 
-enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3 };
+enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3, XCHG_STORE = 4 };
 
 struct queue_entry {
   uint64_t row;
@@ -54,6 +54,8 @@ struct syncfree_args {
   unsigned long long timeout_ns;
   unsigned backoff_ns;           // longest sleep between polls of a dependency (0: poll flat out)
   int inject_row;                // local row whose value is perturbed (tests), or -1
+  // exchange::store: every PE's xw as this PE maps it (shmem_ptr; this PE's own entry unused)
+  uint64_t* const* peer_xw;
   // exchange::queue
   queue_entry* recv;             // symmetric: this PE's receive area, one region per source
   uint64_t* recv_hdr;            // symmetric, parallel to recv: a batch's length at its first slot
@@ -183,10 +185,17 @@ template <typename T, int X>
 GIO_DFN void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word) {
   const int32_t gi = a.row0 + i;
   gio::plat::store_relaxed_system((unsigned long long*)&a.xw[gi], word);
-  if (X == XCHG_SIGNAL || X == XCHG_ATOMIC) {
-    const uint32_t d = a.send_mask[i];
+  if (X == XCHG_SIGNAL || X == XCHG_ATOMIC || X == XCHG_STORE) {
+    uint32_t d = a.send_mask[i];
     if (d && X == XCHG_SIGNAL) signal_out(&a.xw[gi], word, d);
     if (d && X == XCHG_ATOMIC) atomic_out(&a.xw[gi], word, d);
+    // exchange::store: the word straight into each peer's mapped xw, one single-copy-atomic
+    // 8-byte store, with no GIO call in the kernel. A call's callee registers count for the
+    // kernel: the signal and atomic kernels need 64 registers (4 work-groups of 256 per SM, spills
+    // at the cap), the kernel without sends 25 (8 per SM), and the sync-free solve is bound by the
+    // rows it keeps in flight.
+    for (; X == XCHG_STORE && d; d &= d - 1)
+      gio::plat::store_relaxed_system((unsigned long long*)(a.peer_xw[gio::plat::wave_lowest(d)] + gi), word);
   }
 }
 

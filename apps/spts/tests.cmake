@@ -69,6 +69,21 @@ spts_test(gio.signal.senders.warp.rmat.random.np3 3 p2p --variant gio --exchange
           --gen rmat:scale=9 --order random)
 spts_test(gio.signal.senders.gda.road.np2 2 gda --variant gio --exchange signal --rows senders --gen road:rows=700)
 
+# The store exchange (the word stored into each peer's xw through shmem_ptr), and its refusal
+# where a peer is not load/store reachable (gda: a NIC between the PEs).
+spts_test(gio.store.grid2d.random.np2 2 p2p --variant gio --exchange store --gen grid2d:n=24 --order random)
+spts_test(gio.store.road.natural.np4 4 p2p --variant gio --exchange store --gen road:rows=2000)
+spts_test(gio.store.warp.rmat.random.np3 3 p2p --variant gio --exchange store --kernel warp --gen rmat:scale=9
+          --order random)
+spts_test(gio.store.double.senders.road.random.np2 2 p2p --variant gio --exchange store --rows senders
+          --gen road:rows=700 --order random)
+add_test(NAME app.spts.gio.store.gda-refused.np2
+         COMMAND bash ${GIO_APP_COMMON}/expect_error.sh 2
+                 "spts: --exchange store needs every PE's memory load/store reachable from every other \\(shmem_ptr\\); PE [01]'s is not from PE [01]"
+                 ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts> --variant gio --exchange store --gen grid2d:n=16 --reps 1 --no-refs)
+set_tests_properties(app.spts.gio.store.gda-refused.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=gda"
+                     TIMEOUT 60 PROCESSORS 2 LABELS spts)
+
 # The atomic exchange (uint64_atomic_set of the component's word).
 spts_test(gio.atomic.grid2d.random.np2 2 p2p --variant gio --exchange atomic --gen grid2d:n=24 --order random)
 spts_test(gio.atomic.rmat.np4 4 p2p --variant gio --exchange atomic --gen rmat:scale=9)

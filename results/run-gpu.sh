@@ -303,7 +303,7 @@ if has four; then  # issue 19 on 4 GPUs in one call: Jacobi2D at 4 PEs; spts str
   echo "jacobi rc=$?" >> "$out/jacobi4.txt"
   mkdir -p /tmp/spts-cache
   T=${ST:-280} run apps/spts/scaling.sh -b build-gpu -o "$out/spts" -p "1 2 4" -v "gio,levelset" -r 5 -s "road:rows=14000000@random" \
-    -g "road@natural road@random" -w 14000000 -- --cache /tmp/spts-cache > "$out/spts4.txt" 2>&1
+    -g "road@natural road@random" -w 14000000 -- --cache /tmp/spts-cache ${SPTS_EXTRA:-} > "$out/spts4.txt" 2>&1
   echo "spts rc=$?" >> "$out/spts4.txt"
   python3 - "$out" <<'PY'
 import json, sys, glob

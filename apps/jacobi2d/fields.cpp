@@ -51,7 +51,11 @@ void fields<T>::alloc(const options& o, const domain& dom, const launch_shape& s
   HIP_CHECK(hipMalloc(&norm.done, nchecks * sizeof(unsigned)));
   HIP_CHECK(hipMalloc(&norm.global, nchecks * sizeof(double)));
   HIP_CHECK(hipMalloc(&bar, sizeof(grid_barrier)));
-  const wg_deps_host deps = build_deps(plan, s.wgs);
+  wg_deps_host deps = build_deps(plan, s.wgs);
+  if (stall && d.me == 0) {  // work-group 0 also waits for work-group s.wgs, whose counter nobody sets
+    deps.deps.insert(deps.deps.begin() + deps.offsets[1], s.wgs);
+    for (size_t b = 1; b < deps.offsets.size(); ++b) ++deps.offsets[b];
+  }
   int *offsets = nullptr, *list = nullptr;
   HIP_CHECK(hipMalloc(&offsets, deps.offsets.size() * sizeof(int)));
   HIP_CHECK(hipMalloc(&list, std::max<size_t>(1, deps.deps.size()) * sizeof(int)));
@@ -60,7 +64,7 @@ void fields<T>::alloc(const options& o, const domain& dom, const launch_shape& s
     HIP_CHECK(hipMemcpy(list, deps.deps.data(), deps.deps.size() * sizeof(int), hipMemcpyHostToDevice));
   nbr.offsets = offsets;
   nbr.deps = list;
-  HIP_CHECK(hipMalloc(&nbr.done, (size_t)s.wgs * kDoneStride * sizeof(unsigned)));
+  HIP_CHECK(hipMalloc(&nbr.done, (size_t)(s.wgs + 1) * kDoneStride * sizeof(unsigned)));  // + --inject-stall's
   HIP_CHECK(hipMalloc(&wait_ns, sizeof(unsigned long long)));
 }
 
@@ -78,7 +82,11 @@ void fields<T>::reset() {
   HIP_CHECK(hipMemset(norm.done, 0, n * sizeof(unsigned)));
   HIP_CHECK(hipMemset(norm.global, 0, n * sizeof(double)));
   HIP_CHECK(hipMemset(bar, 0, sizeof(grid_barrier)));
-  HIP_CHECK(hipMemset(nbr.done, 0, (size_t)shape.wgs * kDoneStride * sizeof(unsigned)));
+  HIP_CHECK(hipMemset(nbr.done, 0, (size_t)(shape.wgs + 1) * kDoneStride * sizeof(unsigned)));
+  if (stall && d.me == 0) {  // the first group's counter past any count its members reach
+    const unsigned never = 1u << 30;
+    HIP_CHECK(hipMemcpy(&bar->group[0][0], &never, sizeof never, hipMemcpyHostToDevice));
+  }
   HIP_CHECK(hipMemset(wait_ns, 0, sizeof(unsigned long long)));
   HIP_CHECK(hipDeviceSynchronize());
   shmem_barrier_all();

@@ -47,6 +47,11 @@ struct fields {
   // so no PE starts putting into a neighbour that is still resetting.
   void reset();
   void release();
+  // Test only (--inject-stall, set before alloc): on PE 0, work-group 0 of the persistent kernel
+  // waits for a work-group that does not exist (neighbour sync), and the grid barrier's first
+  // group can never fill (grid sync): the waits must time out with their messages. Host-side
+  // only, so the kernels are the ones every run uses.
+  bool stall = false;
   // Test only (--inject-error): PE 0's top halo value in the middle column, which iteration 0
   // reads, becomes 1 -- as if one halo element had been delivered wrong. Call after reset().
   void perturb_halo();

@@ -56,10 +56,8 @@ template <typename T, int V>
 __global__ void __launch_bounds__(JACOBI_MAX_BLOCK, JACOBI_MIN_WGS) persistent(sweep_plan p, T* a0, T* a1, halo_exchange ex,
                                                    int use_ex, int iters, int nccheck, norm_slots n,
                                                    int grid, grid_barrier* bar, neighbour_sync nbr,
-                                                   unsigned long long timeout_ns, wait_clock clk,
-                                                   int stall_wg) {
+                                                   unsigned long long timeout_ns, wait_clock clk) {
   for (int k = 0; k < iters; ++k) {
-    if (k == 1 && (int)blockIdx.x == stall_wg) return;  // test only (--inject-stall): the others' waits must time out
     const T* a = (k & 1) ? a1 : a0;
     T* an = (k & 1) ? a0 : a1;
     if (!grid && k > 0) neighbour_wait(nbr, k, timeout_ns);

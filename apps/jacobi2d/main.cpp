@@ -73,6 +73,7 @@ int run(const options& o) {
                 std::to_string(kBarrierGroup * kBarrierGroups) + "); pass a smaller --wgs or a larger --block");
 
   fields<T> f;
+  f.stall = o.inject_stall;
   f.alloc(o, d, s);
   double* table = (double*)shmem_malloc((size_t)npes * kStats * sizeof(double));
 

@@ -25,8 +25,8 @@ struct options {
   double timeout_s = 120;    // bound on each of the persistent kernel's waits for other work-groups
   bool grid_sync = false;    // --sync grid: the persistent kernel's iterations end at a grid barrier
   bool inject_error = false; // test only: corrupt one halo value; the check must then fail
-  bool inject_stall = false; // test only: PE 0's work-group 1 of the persistent kernel stops after
-                             // iteration 0; the others' waits must time out with a message
+  bool inject_stall = false; // test only: on PE 0 a work-group of the persistent kernel waits for
+                             // one that never arrives; the wait must time out with a message
 };
 
 const char* variant_name(variant v);

@@ -36,8 +36,7 @@ run_result device_run(fields<T>& f, const options& o, int iters, bool comm, bool
   if (persistent_kernel(o.var)) {
     hipLaunchKernelGGL(HIP_KERNEL_NAME(persistent<T, V>), grid, block, 0, 0, f.plan, f.a[0], f.a[1],
                        f.ex, (int)comm, iters, f.nccheck, f.norm, (int)o.grid_sync, f.bar, f.nbr,
-                       (unsigned long long)(o.timeout_s * 1e9), clk,
-                       o.inject_stall && f.d.me == 0 && f.shape.wgs > 1 ? 1 : -1);
+                       (unsigned long long)(o.timeout_s * 1e9), clk);
   } else {
     for (int k = 0; k < iters; ++k) {
       const int check = k % f.nccheck == 0 ? k / f.nccheck : -1;

@@ -71,16 +71,6 @@ __device__ inline void store_release_sys_u32(uint32_t* p, uint32_t v) {
 #endif
 }
 
-__device__ inline void ring_fence(const gio_gda_queue_v1* q) {
-#if defined(GIO_PLATFORM_CUDA)
-  if (q->flags & GIO_GDA_Q_NIC_MEM_GPU) {
-    gio::plat::fence_acq_rel_device();
-    return;
-  }
-#endif
-  gio::plat::fence_acq_rel_system();
-}
-
 // The one-lane path cut after `upto` steps (1..6), as post_batch + ring_batch run it for a batch of one.
 __device__ inline unsigned long long path(gio_gda_queue_v1* q, int upto, uint64_t k) {
   using namespace gio;
@@ -94,17 +84,12 @@ __device__ inline unsigned long long path(gio_gda_queue_v1* q, int upto, uint64_
   dev::gda::wqe_args a{0x10000ull + k * 64, 0x20000ull + k * 64, 64, 0, 0, 0, false};
   const uint64_t ctrl = dev::gda::post_fill(rt, q, base, slot, GIO_GDA_T_PUT, a, false);
   if (upto == 2) return ctrl + pub;
-  ring_fence(q);
+  dev::gda::nic_order_fence(q);
   if (upto == 3) return ctrl + pub;
   if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;
   plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + 1) & 0xffff));
   if (upto == 4) return ctrl + pub;
-#if defined(GIO_PLATFORM_CUDA)
-  const bool sys = !(q->flags & GIO_GDA_Q_NIC_MEM_GPU);
-#else
-  const bool sys = true;
-#endif
-  plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, sys);
+  plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, dev::gda::nic_order_system(q));
   if (upto == 5) return ctrl + pub;
   plat::store_release_device((unsigned long long*)&q->published, base + 1);
   return ctrl + pub;
@@ -167,7 +152,7 @@ __global__ void probe_kernel(gio_gda_queue_v1* q, int s, int iters, unsigned lon
         if (s == S_WAVE_FILL_TMPL) *sink = dev::gda::post_fill("probe", q, k, slot, GIO_GDA_T_PUT, a, false);
         if (s == S_WAVE_FILL_FULL) *sink = bench::fill_full("probe", q, k, slot, GIO_GDA_T_PUT, a, false);
         gio::plat::wave_sync();  // the lanes' stores before lane 0's fence
-        if (lane0) ring_fence(q);
+        if (lane0) gio::dev::gda::nic_order_fence(q);
         break;
     }
     const long long t1 = clock_now();

@@ -230,6 +230,27 @@ GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t sl
                  });
 }
 
+// The scope at which what the NIC reads (ring, doorbell record, doorbell) is ordered: system scope
+// (a ConnectX over PCIe, the softnic's CPU thread, read the ring in pinned host memory), device
+// scope where the queue says its ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU: PCIe reads of it are
+// served by the L2 that device scope orders at). CUDA only: AMD's PCIe readers of VRAM go through
+// the HDP (ring_batch flushes it), and the host platform's fences are std atomics.
+GIO_DFN bool nic_order_system(const gio_gda_queue_v1* q) {
+#if defined(GIO_PLATFORM_CUDA)
+  return !(q->flags & GIO_GDA_Q_NIC_MEM_GPU);
+#else
+  (void)q;
+  return true;
+#endif
+}
+// The acq_rel fence at that scope: the batch's WQEs before the doorbell record (ring_batch's (1)).
+GIO_DFN void nic_order_fence(const gio_gda_queue_v1* q) {
+  if (nic_order_system(q))
+    plat::fence_acq_rel_system();
+  else
+    plat::fence_acq_rel_device();
+}
+
 // Makes WQEs [base, base+n) visible to the NIC once every earlier index is: waits for `published`
 // to reach base (it only ever waits for other waves; `pub` is the leader's early read of it), then
 // one doorbell for the batch. `ctrl` is the batch's last WQE's first 8 bytes (ctrl_word), the
@@ -238,29 +259,19 @@ GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t sl
 // waiting for the others'.
 GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n, uint64_t pub, uint64_t ctrl) {
   auto ring = [&] {
-#if defined(GIO_PLATFORM_CUDA)
-    const bool sys = !(q->flags & GIO_GDA_Q_NIC_MEM_GPU);
-#else
-    const bool sys = true;  // AMD: PCIe readers of VRAM go through the HDP (flushed below); host: std atomics
-#endif
     // (1) Acquire: the `published` value read before (relaxed) is ordered before everything below,
     //     so the previous batch's record and doorbell (ordered before its release of `published`)
     //     stay before ours, by cumulativity. Release: every WQE of the batch (the wave barrier ordered
     //     the other lanes' stores before this thread's) is visible before the record. Store -> store
-    //     order only, so acq_rel, not the sequentially consistent fence_system. System scope: the NIC
-    //     (a ConnectX over PCIe, the softnic's CPU thread) reads the ring in pinned host memory;
-    //     device scope where the ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU), whose PCIe reads are
-    //     served by the L2 that device scope orders at.
-    if (sys)
-      plat::fence_acq_rel_system();
-    else
-      plat::fence_acq_rel_device();
+    //     order only, so acq_rel, not the sequentially consistent fence_system; its scope is
+    //     nic_order_system's.
+    nic_order_fence(q);
     if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
     plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
     // (2) The record before the doorbell (rdma-core's order: a ConnectX may read the record when
     //     the doorbell rings): a release store of the doorbell, same scope as (1). The softnic
     //     ignores the doorbell and acquires the record.
-    plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, sys);
+    plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, nic_order_system(q));
     // (3) This doorbell before the next batch's: a release store of `published` at device scope
     //     (only this GPU's leaders read it, with (1) as their acquire). A store, not an exchange:
     //     only the leader whose turn it is writes it, so nothing can race with it.

@@ -35,7 +35,6 @@ wg_deps_host build_deps(const sweep_plan& p, int wgs) {
   wg_deps_host d;
   d.offsets.push_back(0);
   std::vector<int> seen((size_t)wgs, -1);
-  const int nb = (int)boundary_units(p), rows = p.chunk - 2;
   for (int b = 0; b < wgs; ++b) {
     auto add_reads_of = [&](int s, int r) {
       const int nbrs[4][2] = {{s, r - 1}, {s, r + 1}, {s - 1, r}, {s + 1, r}};
@@ -47,13 +46,7 @@ wg_deps_host build_deps(const sweep_plan& p, int wgs) {
         }
       }
     };
-    for (int j = b; j < nb; j += wgs) {
-      const int s = j % p.nseg;
-      add_reads_of(s, p.chunk == 1 || j < p.nseg ? 1 : p.chunk);
-    }
-    int i, e;
-    interior_range(p, wgs, b, &i, &e);
-    for (int u = i; u < e; ++u) add_reads_of(u / rows, 2 + u % rows);
+    for_each_unit(p, wgs, b, add_reads_of);
     d.offsets.push_back((int)d.deps.size());
   }
   return d;

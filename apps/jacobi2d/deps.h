@@ -24,4 +24,15 @@ struct wg_deps_host {
 // For a launch of `wgs` work-groups over plan `p` (sweep() with interior_range's shares).
 wg_deps_host build_deps(const sweep_plan& p, int wgs);
 
+// Calls f(segment, local row) for each unit work-group b computes, in the order sweep() does:
+// its boundary units (dealt round-robin), then its interior range.
+template <typename F>
+void for_each_unit(const sweep_plan& p, int wgs, int b, F f) {
+  const int nb = (int)boundary_units(p), rows = p.chunk - 2;
+  for (int j = b; j < nb; j += wgs) f(j % p.nseg, p.chunk == 1 || j < p.nseg ? 1 : p.chunk);
+  int i, e;
+  interior_range(p, wgs, b, &i, &e);
+  for (int u = i; u < e; ++u) f(u / rows, 2 + u % rows);
+}
+
 }  // namespace jacobi

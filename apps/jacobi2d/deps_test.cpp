@@ -28,11 +28,7 @@ sweep_plan plan_of(const shape& s) {
 // Units of work-group b as (segment, row), in the order sweep() computes them.
 std::vector<std::pair<int, int>> units_of(const sweep_plan& p, int wgs, int b) {
   std::vector<std::pair<int, int>> u;
-  const int nb = (int)boundary_units(p), rows = p.chunk - 2;
-  for (int j = b; j < nb; j += wgs) u.push_back({j % p.nseg, p.chunk == 1 || j < p.nseg ? 1 : p.chunk});
-  int i, e;
-  interior_range(p, wgs, b, &i, &e);
-  for (int x = i; x < e; ++x) u.push_back({x / rows, 2 + x % rows});
+  for_each_unit(p, wgs, b, [&](int s, int r) { u.push_back({s, r}); });
   return u;
 }
 

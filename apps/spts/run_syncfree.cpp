@@ -150,7 +150,8 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   } else {
     HIP_CHECK(hipMalloc((void**)&a.xw, xw_bytes));
   }
-  std::vector<int32_t> by_level;
+  // --rows senders or level: this PE's local rows in the order they enter the device (a.order).
+  std::vector<int32_t> rows_in_order;
   int64_t first_rows = -1;  // --rows senders: how many rows go first
   if (o.rows == row_order::senders && dist) {
     // The rows whose components other PEs wait for, closed under this PE's rows they depend on
@@ -171,22 +172,22 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
         if (j >= 0 && j < i && !first[j]) first[j] = 1, stack.push_back(j);
       }
     }
-    by_level.reserve(nloc);
+    rows_in_order.reserve(nloc);
     for (int32_t i = 0; i < nloc; ++i)
-      if (first[i]) by_level.push_back(i);
-    first_rows = (int64_t)by_level.size();
+      if (first[i]) rows_in_order.push_back(i);
+    first_rows = (int64_t)rows_in_order.size();
     for (int32_t i = 0; i < nloc; ++i)
-      if (!first[i]) by_level.push_back(i);
-    a.order = upload<int32_t>(by_level);
+      if (!first[i]) rows_in_order.push_back(i);
+    a.order = upload<int32_t>(rows_in_order);
   }
   if (o.rows == row_order::level) {  // this PE's rows sorted by level (stable: ascending within a level)
     const analysis an = analyze(l);
     std::vector<int32_t> count(an.levels + 1, 0);
     for (int32_t i = r0; i < r1; ++i) ++count[an.level[i] + 1];
     for (int32_t v = 0; v < an.levels; ++v) count[v + 1] += count[v];
-    by_level.resize(nloc);
-    for (int32_t i = r0; i < r1; ++i) by_level[count[an.level[i]]++] = i - r0;
-    a.order = upload<int32_t>(by_level);
+    rows_in_order.resize(nloc);
+    for (int32_t i = r0; i < r1; ++i) rows_in_order[count[an.level[i]]++] = i - r0;
+    a.order = upload<int32_t>(rows_in_order);
   }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;

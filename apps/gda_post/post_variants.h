@@ -32,7 +32,7 @@ GIO_DFN uint64_t fill_full(const char* rt, gio_gda_queue_v1* q, uint64_t idx, ui
   }
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
   seg16* w = (seg16*)(q->sq + (size_t)slot * mlx5::WQEBB_BYTES);
-  const uint32_t idx_word = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  const uint32_t idx_word = ctrl_idx_word(t, idx);
   // ctrl: index word, qpn_ds, signature 0 / reserved 0 / fm_ce_se (byte 11), immediate 0.
   w[0] = seg16{idx_word, t.qpn_ds, (uint32_t)(uint8_t)(t.fm_ce_se | wqe_fence(a)) << 24, 0u};
   const uint64_t raddr = mlx5::be64(a.raddr);

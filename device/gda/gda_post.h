@@ -149,6 +149,10 @@ GIO_DFN void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe
 GIO_DFN uint64_t ctrl_word(uint32_t opmod_idx_opcode, uint32_t qpn_ds) {
   return (uint64_t)opmod_idx_opcode | ((uint64_t)qpn_ds << 32);
 }
+// The ctrl segment's first word (BE) for WQE `idx` of template `t`: opmod, the 16-bit index, opcode.
+GIO_DFN uint32_t ctrl_idx_word(const gio_gda_tmpl_v1& t, uint64_t idx) {
+  return mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+}
 
 // Dynamic fields of WQE `idx` (in `slot`): index word, remote address, operands, local side.
 // Returns the WQE's first 8 bytes as written (ctrl_word), so the doorbell need not read them back.
@@ -158,7 +162,7 @@ GIO_DFN uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int 
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
   const bool atomic = kind >= GIO_GDA_T_FA8;
   mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
-  const uint32_t idx_word = mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  const uint32_t idx_word = ctrl_idx_word(t, idx);
   uint32_t qpn_ds = t.qpn_ds;  // what the slot holds: the template's, or restored from it
   c->opmod_idx_opcode = idx_word;
   ((mlx5::raddr_seg*)(w + 16))->raddr = mlx5::be64(a.raddr);

@@ -326,15 +326,16 @@ TEST(SignalOps, SetAddFetchFromKernelsAndHost) {
 }
 
 // ---- a kernel holding every multiprocessor ------------------------------------------------------
-// A persistent kernel at full occupancy (Jacobi2D's gio and ikn variants) leaves no room on its
-// GPU for another kernel until it ends. Its signals, atomic sets and fetches, carried by the
-// softnic (gda) or by the proxies, must then not need one: here PE 0's kernel fills every
-// thread slot of its GPU (two work-groups of 1024 threads per multiprocessor; a kernel that leaves
-// registers or threads free lets a one-thread kernel run beside it) and, once every work-group has
-// arrived (a kernel launched while the grid is still being placed slips in beside it), fetches a word of PE 1's, sets another, puts data with a SET
-// signal and waits for PE 1's host to answer with a put-with-signal of its own. Over gda the set
-// is left out: mlx5 has no atomic write, so gda sets by a compare-and-swap loop, which the softnic
-// can only run as a kernel (a fetch is a fetch-add of 0, which it reads by a copy).
+// A persistent kernel at full occupancy (Jacobi2D's gio and ikn variants) leaves no room on its GPU
+// for another kernel until it ends. Its signals, atomic sets and fetches, carried by the softnic
+// (gda) or by the proxies, must then not need one: here PE 0's kernel fills every thread slot of
+// its GPU (two work-groups of 1024 threads per multiprocessor; a kernel that leaves registers or
+// threads free lets a one-thread kernel run beside it) and, once every work-group has arrived (a
+// kernel launched while the grid is still being placed slips in beside it), fetches a word of PE
+// 1's, sets another, puts data with a SET signal and waits for PE 1's host to answer with a
+// put-with-signal of its own. Over gda the set is left out: mlx5 has no atomic write, so gda sets
+// by a compare-and-swap loop, which the softnic can only run as a kernel (a fetch is a fetch-add of
+// 0, which it reads by a copy).
 const uint64_t kFullWord = 0x5a5a00000000c0deull, kFullSet = 0x0123456789abcdefull;
 const size_t kFullLen = 1000;
 #if defined(GIO_PLATFORM_HOST)

@@ -93,30 +93,29 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   std::vector<unsigned long long> head0;
   if (dist) {
     a.xw = (uint64_t*)shmem_malloc(xw_bytes);
-    if (used == exchange::automatic) {
-      // An atomic set is one remote store where the peer is mapped, and a compare-and-swap loop
-      // over a NIC (mlx5 has no atomic write); a signal set is one write either way. On 2 H200
-      // over NVLink the atomic exchange solved road 14M (random) in 0.80 ms, the signal one in
-      // 1.29 (results/2026-11-27-2xh200-s17).
-      used = exchange::atomic;
-      for (int pe = 0; pe < p.npes; ++pe)
-        if (pe != p.me && a.xw && !shmem_ptr(a.xw, pe)) used = exchange::signal;
+    // Every peer's xw as mapped here (shmem_ptr), and the first peer that is not (-1: none).
+    std::vector<uint64_t*> peers(p.npes, nullptr);
+    int unmapped = -1;
+    for (int pe = 0; pe < p.npes; ++pe) {
+      if (pe == p.me || !a.xw) continue;
+      peers[pe] = (uint64_t*)shmem_ptr(a.xw, pe);
+      if (!peers[pe] && unmapped < 0) unmapped = pe;
     }
+    // auto: an atomic set is one remote store where the peer is mapped, and a compare-and-swap
+    // loop over a NIC (mlx5 has no atomic write); a signal set is one write either way. On 2 H200
+    // over NVLink the atomic exchange solved road 14M (random) in 0.80 ms, the signal one in 1.29
+    // (results/2026-11-27-h200-s17).
+    if (used == exchange::automatic) used = unmapped < 0 ? exchange::atomic : exchange::signal;
     xk = used == exchange::signal ? XCHG_SIGNAL
        : used == exchange::atomic ? XCHG_ATOMIC
        : used == exchange::store  ? XCHG_STORE
                                   : XCHG_QUEUE;
     if (used == exchange::store) {
-      std::vector<uint64_t*> peers(p.npes, nullptr);
-      for (int pe = 0; pe < p.npes; ++pe) {
-        if (pe == p.me || !a.xw) continue;
-        peers[pe] = (uint64_t*)shmem_ptr(a.xw, pe);
-        if (!peers[pe]) {
-          std::fprintf(stderr, "spts: --exchange store needs every PE's memory load/store reachable from every "
-                               "other (shmem_ptr); PE %d's is not from PE %d (GIO_TRANSPORT, or use another "
-                               "--exchange)\n", pe, p.me);
-          shmem_global_exit(2);
-        }
+      if (unmapped >= 0) {
+        std::fprintf(stderr, "spts: --exchange store needs every PE's memory load/store reachable from every "
+                             "other (shmem_ptr); PE %d's is not from PE %d (GIO_TRANSPORT, or use another "
+                             "--exchange)\n", unmapped, p.me);
+        shmem_global_exit(2);
       }
       a.peer_xw = upload<uint64_t*>(peers);
     }

@@ -44,7 +44,7 @@ void print_usage(const char* prog) {
       "                    signal) | atomic (one uint64_atomic_set of the same word) | queue (a\n"
       "                    wave's components per PE in one putmem_signal into a receive queue the\n"
       "                    owner drains) | store (the word stored into each peer's copy through\n"
-      "                    shmem_ptr: every peer must be load/store reachable) | auto (atomic when\n"
+      "                    shmem_ptr: every peer must be load/store reachable) | auto (store when\n"
       "                    every peer is load/store reachable, else signal; default)\n"
       "  --kernel K        auto | thread (a thread per row) | warp (a wave per row); auto: warp\n"
       "                    when rows average 12 or more off-diagonals or rows of 32 or more hold\n"

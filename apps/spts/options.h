@@ -19,7 +19,7 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 //          receive queue the owner drains;
 //  store:  one relaxed system-scope 8-byte store per (component, PE) into the peer's xw through
 //          shmem_ptr (every receiving peer must be load/store reachable), no GIO call in the kernel;
-//  automatic (the default): atomic where every peer's memory is load/store reachable (p2p), else
+//  automatic (the default): store where every peer's memory is load/store reachable (p2p), else
 //          signal -- over a NIC an atomic set is a compare-and-swap loop of round trips.
 // natural: row order; level: by level; senders: the PE's rows that other PEs' rows depend on, with
 // everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).

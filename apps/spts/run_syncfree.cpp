@@ -101,11 +101,13 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       peers[pe] = (uint64_t*)shmem_ptr(a.xw, pe);
       if (!peers[pe] && unmapped < 0) unmapped = pe;
     }
-    // auto: an atomic set is one remote store where the peer is mapped, and a compare-and-swap
-    // loop over a NIC (mlx5 has no atomic write); a signal set is one write either way. On 2 H200
-    // over NVLink the atomic exchange solved road 14M (random) in 0.80 ms, the signal one in 1.29
-    // (results/2026-11-27-h200-s17).
-    if (used == exchange::automatic) used = unmapped < 0 ? exchange::atomic : exchange::signal;
+    // auto: where every peer is mapped, the store exchange: it leaves no GIO call in the kernel, so
+    // the kernel keeps the 25 registers of the kernel without sends (8 work-groups of 256 per SM,
+    // where a GIO call's registers hold the signal and atomic kernels at 64, 4 per SM). Road 14M on
+    // H200s (results/2026-11-27-4xh200-s18): store 0.435 / 0.248 ms at 2 / 4 PEs in natural order,
+    // atomic 0.977 / 0.561; random 0.693 / 1.105 against 0.804 / 1.288. Behind a NIC the signal
+    // exchange: one write, where an atomic set is a compare-and-swap loop (mlx5 has no atomic write).
+    if (used == exchange::automatic) used = unmapped < 0 ? exchange::store : exchange::signal;
     xk = used == exchange::signal ? XCHG_SIGNAL
        : used == exchange::atomic ? XCHG_ATOMIC
        : used == exchange::store  ? XCHG_STORE

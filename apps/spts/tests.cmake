@@ -91,9 +91,9 @@ spts_test(gio.atomic.float.road.random.np3 3 p2p --variant gio --exchange atomic
           --order random)
 spts_test(gio.atomic.gda.grid3d.random.np2 2 gda --variant gio --exchange atomic --gen grid3d:n=8 --order random)
 
-# --exchange auto (the default) takes the atomic exchange where every peer is mapped (p2p) and the
+# --exchange auto (the default) takes the store exchange where every peer is mapped (p2p) and the
 # signal exchange where one is reached through a NIC (gda).
-foreach(t p2p:atomic gda:signal)
+foreach(t p2p:store gda:signal)
   string(REPLACE ":" ";" tx ${t})
   list(GET tx 0 transport)
   list(GET tx 1 expect)

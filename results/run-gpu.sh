@@ -4,6 +4,7 @@
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
+#          rows4 ikn4 (spts, 2 and 4 GPUs);
 #          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
@@ -296,6 +297,23 @@ for f in sorted(glob.glob(sys.argv[1] + "/jsync*.jsonl")):
         print(f.split("/")[-1], r["variant"], r.get("sync", "-"), r["nx"], r["pes"],
               "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
 PY
+fi
+if has rows4; then  # spts road random at 2 and 4 PEs: the row orders the sync-free kernels may take (weak 14M per PE, strong 14M)
+  mkdir -p /tmp/spts-cache
+  for np in ${RNP:-2 4}; do for r in natural level senders; do
+    for rows in 14000000 $((np * 14000000)); do
+      T=90 run $B/giorun -n $np $B/spts --variant gio --rows $r --no-refs --type float --reps 5 --cache /tmp/spts-cache \
+        --gen road:rows=$rows --order random --json "$out/spts-rows.jsonl" 2>&1 | grep -E "solve |check" | head -2
+    done
+  done; done
+fi
+if has ikn4; then  # spts gio against ikn (the proxy) at 2 and 4 PEs: road 14M natural, road 1M random
+  mkdir -p /tmp/spts-cache
+  for np in 2 4; do for v in gio ikn; do for g in road:rows=14000000@natural road:rows=1000000@random; do
+    T=${IT:-90} run $B/giorun -n $np $B/spts --variant $v --no-refs --type float --reps 3 --cache /tmp/spts-cache \
+      --gen "${g%@*}" --order "${g#*@}" --timeout 60 --json "$out/spts-ikn.jsonl" > "$out/ikn.tmp" 2>&1
+    echo "np=$np $v $g rc=$?"; grep -E "solve |check" "$out/ikn.tmp" | head -2; cat "$out/ikn.tmp" >> "$out/spts-ikn.log"
+  done; done; done
 fi
 if has four; then  # issue 19 on 4 GPUs in one call: Jacobi2D at 4 PEs; spts strong (road 14M random) and weak (14M road rows per PE, both orders) at 1, 2, 4
   T=${JT:-200} run apps/jacobi2d/scaling.sh -b build-gpu -p 4 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \

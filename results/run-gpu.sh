@@ -302,7 +302,7 @@ if has rows4; then  # spts road random at 2 and 4 PEs: the row orders the sync-f
   mkdir -p /tmp/spts-cache
   for np in ${RNP:-2 4}; do for r in natural level senders; do
     for rows in 14000000 $((np * 14000000)); do
-      T=90 run $B/giorun -n $np $B/spts --variant gio --rows $r --no-refs --type float --reps 5 --cache /tmp/spts-cache \
+      T=90 run $B/giorun -n $np $B/spts --variant gio --rows $r --no-refs --type float --reps 5 --cache /tmp/spts-cache ${RPROBE:-} \
         --gen road:rows=$rows --order random --json "$out/spts-rows.jsonl" 2>&1 | grep -E "solve |check" | head -2
     done
   done; done

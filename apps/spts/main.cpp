@@ -76,10 +76,11 @@ struct gathered {
   error_report err;
 };
 gathered gather(const solve_times& t, const error_report& e, int me, int npes) {
-  const int reps = (int)t.solve_s.size(), w = reps + 3;
+  const int reps = (int)t.solve_s.size(), nready = (int)t.ready_s.size(), w = reps + nready + 3;
   double* table = (double*)shmem_malloc((size_t)npes * w * sizeof(double));
   std::vector<double> mine(w);
   std::copy(t.solve_s.begin(), t.solve_s.end(), mine.begin());
+  std::copy(t.ready_s.begin(), t.ready_s.end(), mine.begin() + reps + 3);
   mine[reps] = t.prep_s;
   mine[reps + 1] = e.rel_error;
   mine[reps + 2] = e.worst_row;
@@ -95,6 +96,7 @@ gathered gather(const solve_times& t, const error_report& e, int me, int npes) {
   for (int pe = 0; pe < npes; ++pe) {
     const double* r = &all[(size_t)pe * w];
     for (int k = 0; k < reps; ++k) g.times.solve_s[k] = std::max(g.times.solve_s[k], r[k]);
+    for (int k = 0; k < nready; ++k) g.times.ready_s[k] = std::max(g.times.ready_s[k], r[reps + 3 + k]);
     g.times.prep_s = std::max(g.times.prep_s, r[reps]);
     if (!(r[reps + 1] <= g.err.rel_error)) {  // NaN is worst
       g.err.rel_error = r[reps + 1];

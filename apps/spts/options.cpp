@@ -73,6 +73,9 @@ void print_usage(const char* prog) {
       "  --json FILE       append the result as one JSON line\n"
       "  --timeout S       bound on every wait inside the solve kernels, seconds (default 120)\n"
       "  --no-refs         do not time `single` and the vendor solve for the speedups\n"
+      "  --probe-remote-ready  gio, ikn on 2+ PEs: after the timed solves, as many again with\n"
+      "                    only this PE's own components reset, so every other PE's are already\n"
+      "                    there: the solve without waiting on other PEs (its sends still go)\n"
       "b = L x_ref in double; the run fails (exit 1) when the relative error of x exceeds 1e-10\n"
       "(double) or 1e-4 (float). Bad arguments or input: exit 2.\n",
       prog);
@@ -105,6 +108,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     }
     if (name == "--inject-error" || name == "--no-refs") {
       (name == "--no-refs" ? o->refs : o->inject_error) = name != "--no-refs";
+      continue;
+    }
+    if (name == "--probe-remote-ready") {
+      o->probe_ready = true;
       continue;
     }
     if (!w.take_value()) return false;
@@ -179,6 +186,12 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
   // The transport is chosen once, at shmem_init, for the whole run: gio or levelset next to ikn
   // would run over the proxy too and be reported as what they are not.
   const auto has = [&](variant v) { return std::find(o->vars.begin(), o->vars.end(), v) != o->vars.end(); };
+  for (variant v : o->vars)
+    if (o->probe_ready && v != variant::gio && v != variant::ikn) {
+      std::fprintf(stderr, "spts: --probe-remote-ready times the distributed sync-free solve (gio, ikn), not "
+                           "--variant %s\n", variant_name(v));
+      return false;
+    }
   if (has(variant::ikn) && (has(variant::gio) || has(variant::levelset))) {
     std::fprintf(stderr, "spts: --variant ikn cannot share a run with gio or levelset (GIO_TRANSPORT is "
                          "chosen once per run); run them separately\n");

@@ -51,6 +51,7 @@ struct options {
   double timeout_s = 120;          // bound on every wait inside the solve kernels
   bool refs = true;                // also time `single` and the vendor solve on PE 0 (speedups)
   bool inject_error = false;       // test only: perturb one solved value; the check must fail
+  bool probe_ready = false;        // gio, ikn: also time solves with every other PE's components present
 };
 
 const char* variant_name(variant v);

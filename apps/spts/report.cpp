@@ -98,6 +98,12 @@ bool report(const run_record& r) {
   line("solve", fmt("%.4f", s.median_s * 1e3), "ms",
        fmt("median of %zu repetitions (min %.4f, max %.4f), each the slowest PE's", r.times.solve_s.size(),
            s.min_s * 1e3, s.max_s * 1e3));
+  const summary ready = summarize(r.times.ready_s, r.nnz);
+  if (!r.times.ready_s.empty())
+    line("remote-ready", fmt("%.4f", ready.median_s * 1e3), "ms",
+         fmt("the same solve with every other PE's components already present (--probe-remote-ready):\n"
+             "median of %zu (min %.4f, max %.4f), each the slowest PE's",
+             r.times.ready_s.size(), ready.min_s * 1e3, ready.max_s * 1e3));
   line("GFLOP/s", fmt("%.2f", s.gflops), "", "2 nnz / median solve");
   line("vs single", ms(r.single_s), std::isfinite(r.single_s) ? "ms" : "",
        std::isfinite(vs_single)
@@ -129,7 +135,7 @@ bool report(const run_record& r) {
       "\"input\":%s,\"order\":\"%s\",\"balance\":\"%s\",\"rows\":%d,\"nnz\":%lld,\"levels\":%d,"
       "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"seed\":%llu,"
       "\"input_s\":%s,\"prep_s\":%s,\"solve_s\":%s,\"median_s\":%s,\"min_s\":%s,\"max_s\":%s,\"gflops\":%s,"
-      "\"single_s\":%s,\"vendor\":%s,\"vendor_s\":%s,\"speedup_single\":%s,\"speedup_vendor\":%s,"
+      "\"remote_ready_s\":%s,\"single_s\":%s,\"vendor\":%s,\"vendor_s\":%s,\"speedup_single\":%s,\"speedup_vendor\":%s,"
       "\"efficiency\":%s,\"rel_error\":%s,\"tolerance\":%s,\"worst_row\":%d,\"check\":\"%s\",\"device\":%s,"
       "\"commit\":\"%s\",\"date\":\"%s\"}\n",
       variant_name(o.var), gio ? json_string(r.times.exchange ? r.times.exchange : exchange_name(o.xchg)).c_str() : "null",
@@ -138,7 +144,7 @@ bool report(const run_record& r) {
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
       o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
       num(s.median_s).c_str(), num(s.min_s).c_str(), num(s.max_s).c_str(), num(s.gflops).c_str(),
-      num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),
+      num(ready.median_s).c_str(), num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),
       num(vs_vendor).c_str(), num(efficiency).c_str(), num(r.rel_error).c_str(), num(tol).c_str(),
       r.worst_row, r.pass ? "pass" : "fail", json_string(r.device).c_str(), GIO_APP_COMMIT,
       utc_now().c_str());

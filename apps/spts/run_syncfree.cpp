@@ -193,8 +193,13 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
 
-  auto solve = [&]() {
-    HIP_CHECK(hipMemset(a.xw, 0xff, xw_bytes));  // every word kPending
+  // own_only (--probe-remote-ready): only this PE's rows go back to kPending; the words other PEs
+  // sent in the solve before keep their values, so no row waits on another PE, while this PE's
+  // sends still go out. The peers' resets never touch this PE's rows in their copies, and the
+  // values sent again are the ones already there.
+  auto solve = [&](bool own_only) {
+    if (own_only) HIP_CHECK(hipMemset(a.xw + r0, 0xff, (size_t)nloc * sizeof(uint64_t)));
+    else HIP_CHECK(hipMemset(a.xw, 0xff, xw_bytes));  // every word kPending
     HIP_CHECK(hipMemset(a.next_chunk, 0, sizeof(unsigned)));
     if (xk == XCHG_QUEUE) {
       HIP_CHECK(hipMemset(a.recv_hdr, 0, (size_t)std::max<int64_t>(plan.area, 1) * sizeof(uint64_t)));
@@ -215,8 +220,10 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     if (dist) shmem_barrier_all();  // every PE's sends are complete before the next reset
     return dt;
   };
-  for (int r = 0; r < o.warmup; ++r) solve();
-  for (int r = 0; r < o.reps; ++r) t.solve_s.push_back(solve());
+  for (int r = 0; r < o.warmup; ++r) solve(false);
+  for (int r = 0; r < o.reps; ++r) t.solve_s.push_back(solve(false));
+  if (o.probe_ready && dist)
+    for (int r = 0; r < o.reps; ++r) t.ready_s.push_back(solve(true));
 
   std::vector<uint64_t> words(nloc);
   HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));

@@ -14,6 +14,7 @@ struct solve_times {
   std::vector<double> solve_s;     // every timed repetition
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
   const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)
+  std::vector<double> ready_s;     // --probe-remote-ready: the probe's repetitions (this PE's times)
 };
 
 struct problem {

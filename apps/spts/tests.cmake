@@ -84,6 +84,20 @@ add_test(NAME app.spts.gio.store.gda-refused.np2
 set_tests_properties(app.spts.gio.store.gda-refused.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=gda"
                      TIMEOUT 60 PROCESSORS 2 LABELS spts)
 
+# --probe-remote-ready: solves with only this PE's rows reset; x is checked after them, so a probe
+# solve that read a stale or missing component fails the run.
+foreach(c "2;road:rows=700;random" "3;grid2d:n=24;natural")
+  list(GET c 0 np)
+  list(GET c 1 g)
+  list(GET c 2 ord)
+  add_test(NAME app.spts.gio.probe-ready.np${np}
+           COMMAND bash ${GIO_APP_COMMON}/expect_output.sh "remote-ready .* ms"
+                   ${SPTS_GIORUN} -n ${np} $<TARGET_FILE:spts> --reps 2 --no-refs --timeout 60 --variant gio
+                   --probe-remote-ready --gen ${g} --order ${ord})
+  set_tests_properties(app.spts.gio.probe-ready.np${np} PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=p2p"
+                       TIMEOUT 300 PROCESSORS ${np} LABELS spts)
+endforeach()
+
 # The atomic exchange (uint64_atomic_set of the component's word).
 spts_test(gio.atomic.grid2d.random.np2 2 p2p --variant gio --exchange atomic --gen grid2d:n=24 --order random)
 spts_test(gio.atomic.rmat.np4 4 p2p --variant gio --exchange atomic --gen rmat:scale=9)
@@ -154,6 +168,8 @@ spts_bad_input(bad_entry "bad_entry.mtx:5: malformed column" --matrix ${SPTS_DAT
 spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
 spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
 spts_bad_input(ikn_with_gio "ikn cannot share a run with gio or levelset" --variant gio,ikn --gen grid2d:n=8)
+spts_bad_input(probe_levelset "--probe-remote-ready times the distributed sync-free solve \\(gio, ikn\\), not --variant levelset"
+               --variant gio,levelset --probe-remote-ready --gen grid2d:n=8)
 if(GIO_PLATFORM STREQUAL "host")
   spts_bad_input(no_vendor_on_host "no vendor sparse library" --variant cusparse --gen grid2d:n=8)
 else()

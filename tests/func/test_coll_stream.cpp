@@ -166,7 +166,7 @@ TEST(CollStream, StrideTwoTeams) {
   ASSERT_NE(mine, SHMEM_TEAM_INVALID);
   const int m = shmem_team_n_pes(mine), k = shmem_team_my_pe(mine);
   const size_t count = 5000;
-  sym<uint8_t> src(count), dst(count * m);
+  sym<uint8_t> src(count), dst(count * halves);  // the same size on every PE: the even team's
   std::vector<uint8_t> v(count);
   for (size_t i = 0; i < count; ++i) v[i] = val(me(), -1, i);
   src.write(v);
@@ -175,6 +175,7 @@ TEST(CollStream, StrideTwoTeams) {
   ASSERT_EQ(shmemx_uint8_fcollect_on_stream(mine, dst.get(), src.get(), count, st.s), 0);
   HIP_OK(hipStreamSynchronize(st.s));
   const std::vector<uint8_t> got = dst.read();
+  for (size_t i = count * m; i < got.size(); ++i) ASSERT_EQ(got[i], kPoison) << "byte " << i << " past dest written";
   for (int j = 0; j < m; ++j)
     for (size_t i = 0; i < count; ++i)
       ASSERT_EQ(got[j * count + i], val(shmem_team_translate_pe(mine, j, SHMEM_TEAM_WORLD), -1, i))

@@ -8,9 +8,9 @@
 namespace gio {
 namespace stream_launch {
 namespace {
-// dev::reduce without its p2p branch, which the multi-work-group fold replaces on all-p2p teams:
-// its 16-deep unrolled loads, instantiated for 48 pairs, doubled this file's compile time.
-// Small calls on all-p2p teams take LL; the rest gather and push through the transport.
+// dev::reduce without its p2p branch, which never runs here (large calls on all-p2p teams take
+// the multi-work-group fold), so its 16-deep unrolled loop is not compiled for 48 pairs. Small
+// calls on all-p2p teams take LL; the rest gather and push through the transport.
 template <typename T, typename Op>
 __global__ void k_reduce_wg(int t, T* dest, const T* source, size_t nreduce, bool small) {
   using S = dev::scope_wg;

@@ -394,17 +394,19 @@ if has lat3; then  # the latency targets over p2p, gda and the proxy, the NVSHME
   done
   grep -h -E "pingpong|put_nbi_quiet" "$out"/*-quicklat.txt | grep -E " (8|4096) " | head -40; grep -h "^bw" "$out"/*-bw256.txt
 fi
-if has coll4; then  # collectives at 2 and 4 PEs: GIO (work-group scope), NVSHMEM, NCCL; up to 256 MiB
+if has coll4; then  # collectives at 2 and 4 PEs: GIO and NVSHMEM (work-group scope in kernels, and the
+  # stream collectives *_on_stream from the host), NCCL; up to 256 MiB
   for np in 2 4; do
     heap=$(( np * 512 + 1024 ))M
     for impl in gio nvshmem; do
       bin=$(bench_bin $impl) && GIO_SYMMETRIC_SIZE=$heap NVSHMEM_SYMMETRIC_SIZE=$heap T=${CT:-150} run $B/giorun -n $np $bin coll \
-        --scopes wg --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
+        --scopes wg,stream --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
     done
     [[ -x $B/gio-bench-nccl ]] && T=120 run $B/giorun -n $np $B/gio-bench-nccl coll --json "$out/nccl-coll-np$np.jsonl" \
       > "$out/nccl-coll-np$np.txt" 2>&1
   done
   tail -n 4 "$out"/*-coll-np*.txt
+  grep -H " 268435456 " "$out"/*-coll-np*.txt  # the bandwidth goal's size, every scope
 fi
 if has suite3; then  # the cuda suite at 2 and 4 PEs (one GPU each) over p2p and the proxy, then gda one case at a time
   (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${ST3:-300} run ctest -R "\.(p2p|proxy|proxy_tcp|proxy_staged)\.np[24]" \

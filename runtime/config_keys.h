@@ -46,6 +46,9 @@
     "collectives in kernels: largest message in bytes a PE sends one member through the LL protocol " \
     "(data and flag in one word; teams whose members all reach each other over p2p; also capped by " \
     "the team's LL area, 2 KiB / members); 0 = never")                                             \
+  X(GIO_COLL_WORK_GROUPS, U64, "auto",                                                             \
+    "stream collectives (shmemx_*_on_stream) on all-p2p teams: work-groups of the data kernel; "    \
+    "auto = the GPU's multiprocessors (4 on the host platform)")                                    \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_BOOTSTRAP, STR, "auto",                                                                   \
     "how PEs find each other: auto (MPI under mpirun/mpiexec or when the application initialized "  \

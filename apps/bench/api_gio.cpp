@@ -1,5 +1,6 @@
 // bench_api.h's host half on GIO (gio-bench).
 #include "bench_api.h"
+#include "coll_spec.h"
 
 void b_init(int*, char***) { shmem_init(); }
 void b_finalize() { shmem_finalize(); }
@@ -33,5 +34,15 @@ uint64_t b_host_signal_read(const uint64_t* sig) {
 #endif
 }
 void b_host_get(void* d, const void* s, size_t n, int pe) { shmem_getmem(d, s, n, pe); }
+int b_coll_on_stream(bench::coll_op op, float* d, const float* s, size_t n, hipStream_t st) {
+  switch (op) {
+    case bench::coll_op::barrier: return shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, st);
+    case bench::coll_op::broadcast:
+      return shmemx_float_broadcast_on_stream(SHMEM_TEAM_WORLD, d, s, n, bench::kCollRoot, st);
+    case bench::coll_op::fcollect: return shmemx_float_fcollect_on_stream(SHMEM_TEAM_WORLD, d, s, n, st);
+    case bench::coll_op::alltoall: return shmemx_float_alltoall_on_stream(SHMEM_TEAM_WORLD, d, s, n, st);
+    default: return shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, d, s, n, st);
+  }
+}
 const char* b_impl() { return "gio"; }
 const char* b_transport(int pe) { return shmemx_transport_name(pe); }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "bench_api.h"
+#include "coll_spec.h"
 
 namespace {
 MPI_Comm g_comm = MPI_COMM_WORLD;
@@ -84,6 +85,17 @@ uint64_t b_host_signal_read(const uint64_t* sig) {
 void b_host_get(void* d, const void* s, size_t n, int pe) {
   nvshmem_getmem(d, s, n, pe);
   nvshmem_quiet();
+}
+
+int b_coll_on_stream(bench::coll_op op, float* d, const float* s, size_t n, cudaStream_t st) {
+  switch (op) {
+    case bench::coll_op::barrier: return nvshmemx_team_sync_on_stream(NVSHMEM_TEAM_WORLD, st);
+    case bench::coll_op::broadcast:
+      return nvshmemx_float_broadcast_on_stream(NVSHMEM_TEAM_WORLD, d, s, n, bench::kCollRoot, st);
+    case bench::coll_op::fcollect: return nvshmemx_float_fcollect_on_stream(NVSHMEM_TEAM_WORLD, d, s, n, st);
+    case bench::coll_op::alltoall: return nvshmemx_float_alltoall_on_stream(NVSHMEM_TEAM_WORLD, d, s, n, st);
+    default: return nvshmemx_float_sum_reduce_on_stream(NVSHMEM_TEAM_WORLD, d, s, n, st);
+  }
 }
 
 const char* b_impl() { return "nvshmem"; }

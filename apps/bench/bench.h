@@ -8,7 +8,8 @@
 
 namespace bench {
 
-enum class scope_t { thread, wave, wg };
+// stream: coll only, the host enqueues the library's stream collectives (shmemx_*_on_stream).
+enum class scope_t { thread, wave, wg, stream };
 const char* scope_name(scope_t s);
 
 // coll: the collectives over all PEs (barrier = team sync; reduce = float sum allreduce).

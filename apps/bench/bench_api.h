@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bench.h"
+
 #if defined(GIO_BENCH_NVSHMEM)
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -242,5 +244,8 @@ void b_barrier_all();      // waits for this PE's kernels first
 void b_host_put_signal(void* d, const void* s, size_t n, uint64_t* sig, uint64_t v, int pe);
 uint64_t b_host_signal_read(const uint64_t* sig);  // this PE's own signal
 void b_host_get(void* d, const void* s, size_t n, int pe);
+// coll's stream scope: one collective over the world team, float, enqueued on `stream` (GIO:
+// shmemx_*_on_stream; NVSHMEM: nvshmemx_*_on_stream); barrier = team sync; 0 on success.
+int b_coll_on_stream(bench::coll_op op, float* d, const float* s, size_t nelems, hipStream_t stream);
 const char* b_impl();                 // "gio" or "nvshmem"
 const char* b_transport(int pe);      // how this PE reaches pe

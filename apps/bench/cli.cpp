@@ -15,6 +15,7 @@ const char* scope_name(scope_t s) {
   switch (s) {
     case scope_t::thread: return "thread";
     case scope_t::wave: return "wave";
+    case scope_t::stream: return "stream";
     default: return "wg";
   }
 }
@@ -31,7 +32,8 @@ std::vector<size_t> options::sizes() const {
 void print_usage(const char* prog) {
   printf(
       "usage: giorun -n 2 %s <put_latency|bw|msgrate|loggop|coll|strided|callcost> [flags]\n"
-      "  --scope thread,wave,wg   scopes to measure (list; --scopes too)\n"
+      "  --scope thread,wave,wg   scopes to measure (list; --scopes too); coll also takes stream: the\n"
+      "                           host enqueues shmemx_*_on_stream (nvshmemx_*_on_stream) on a stream\n"
       "  --min-size N --max-size N  message sizes, powers of --step from min to max (K/M/G ok)\n"
       "  --step F                 size multiplier (default 2)\n"
       "  --wgs 1,2,4              work-groups posting at once, each with its own context (not loggop)\n"
@@ -152,6 +154,7 @@ bool parse_options(int argc, char** argv, options* o, std::string* err) {
         if (s == "thread") o->scopes.push_back(scope_t::thread);
         else if (s == "wave" || s == "warp") o->scopes.push_back(scope_t::wave);
         else if (s == "wg" || s == "block") o->scopes.push_back(scope_t::wg);
+        else if (s == "stream" && o->bench == "coll") o->scopes.push_back(scope_t::stream);
         else ok = false;
       }
       ok = ok && !o->scopes.empty();

@@ -6,6 +6,10 @@
 // collective, since a collective is over only when its last PE is. Reported: median, min and
 // max over --reps samples, and bandwidth by nccl-tests' definitions (coll_spec.h).
 //
+// Scope `stream`: the host enqueues warmup + iters of the library's stream collectives
+// (shmemx_*_on_stream / nvshmemx_*_on_stream, the grid and algorithm the library picks) on one
+// non-blocking stream and times the iters with events recorded on it; the rest is the same.
+//
 // Before the samples of each (op, size, scope) one untimed collective runs on fresh source
 // values and a poisoned dest, and every PE checks its own result; a wrong one aborts the job.
 // Its duration also sizes the samples (coll_iters).
@@ -94,8 +98,39 @@ uint64_t agree_max(const coll_bufs& b, uint64_t v) {
   return v;
 }
 
+struct stream_state {
+  hipStream_t s = nullptr;
+  hipEvent_t e0 = nullptr, e1 = nullptr;
+};
+stream_state g_stream;
+
+void stream_failed(coll_op op, size_t bytes, int rc) {
+  fprintf(stderr, "gio-bench: PE %d: coll %s, stream scope, %zu B: the collective returned %d\n", g_env.me,
+          coll_op_name(op), bytes, rc);
+  b_abort(1);
+}
+
+// Scope stream: every PE meets the others, enqueues, waits; its time for the iters goes to a.out_ns.
+void enqueue(coll_op op, const coll_args& a, size_t bytes) {
+  device_sync("before the stream collectives");
+  b_barrier_all();
+  const stream_state& st = g_stream;
+  for (int i = 0; i < a.warmup + a.iters; ++i) {
+    if (i == a.warmup) hip_check(hipEventRecord(st.e0, st.s), "hipEventRecord");
+    if (const int rc = b_coll_on_stream(op, a.dst, a.src, a.nelems, st.s)) stream_failed(op, bytes, rc);
+  }
+  hip_check(hipEventRecord(st.e1, st.s), "hipEventRecord");
+  hip_check(hipStreamSynchronize(st.s), "the stream collectives");
+  float ms = 0;
+  hip_check(hipEventElapsedTime(&ms, st.e0, st.e1), "hipEventElapsedTime");
+  const uint64_t ns = (uint64_t)((double)ms * 1e6);
+  hip_check(hipMemcpy(a.out_ns, &ns, sizeof ns, hipMemcpyHostToDevice), "hipMemcpy(time)");
+  b_barrier_all();
+}
+
 // Every PE meets the others, launches, waits.
 void launch(coll_op op, scope_t sc, const coll_args& a, size_t bytes) {
+  if (sc == scope_t::stream) return enqueue(op, a, bytes);
   device_sync("before k_coll");
   b_barrier_all();
   with_scope(sc, [&](auto tag) {
@@ -158,7 +193,9 @@ void coll_point(const coll_bufs& b, coll_op op, scope_t sc, size_t bytes) {
     for (int pe = 0; pe < g_env.npes; ++pe) fetch(&ns[pe], b.t, sizeof(uint64_t), pe);
     us.push_back(*std::max_element(ns.begin(), ns.end()) / (double)iters / 1000.0);
   }
-  report_coll({op, scope_name(sc), bytes, (int)latency_threads(sc), iters, summarize(us)});
+  // Stream scope: the library chooses its grid (threads 0).
+  const int threads = sc == scope_t::stream ? 0 : (int)latency_threads(sc);
+  report_coll({op, scope_name(sc), bytes, threads, iters, summarize(us)});
 }
 
 }  // namespace
@@ -177,6 +214,12 @@ void run_coll() {
   b.agree = (uint64_t*)sym_alloc(sizeof(uint64_t), "coll agreement");
   hip_check(hipMalloc(&b.err, sizeof(int)), "hipMalloc(err)");
   hip_check(hipMemset(b.err, 0, sizeof(int)), "hipMemset(err)");
+  const bool streams = std::find(g_opt.scopes.begin(), g_opt.scopes.end(), scope_t::stream) != g_opt.scopes.end();
+  if (streams) {
+    hip_check(hipStreamCreateWithFlags(&g_stream.s, hipStreamNonBlocking), "hipStreamCreateWithFlags");
+    hip_check(hipEventCreate(&g_stream.e0), "hipEventCreate");
+    hip_check(hipEventCreate(&g_stream.e1), "hipEventCreate");
+  }
   report_note("coll: bytes = one PE's contribution; us = slowest PE's time per collective; algbw/busbw "
               "in GB/s by nccl-tests' definitions, from %zu B", kCollBwMinBytes);
   for (coll_op op : g_opt.ops)
@@ -185,6 +228,11 @@ void run_coll() {
       else
         for (size_t s : g_opt.sizes()) coll_point(b, op, sc, s);
     }
+  if (streams) {
+    hip_check(hipEventDestroy(g_stream.e0), "hipEventDestroy");
+    hip_check(hipEventDestroy(g_stream.e1), "hipEventDestroy");
+    hip_check(hipStreamDestroy(g_stream.s), "hipStreamDestroy");
+  }
   hip_check(hipFree(b.err), "hipFree");
   b_free(b.agree);
   b_free(b.t);

@@ -97,6 +97,9 @@ void coll_fini(runtime& r);
 // all reach each other over p2p (all_p2p in the slot).
 void coll_transports(runtime& r);
 
+// Every pair of the members (world PEs) reaches each other over p2p, as the gathered transports say.
+bool group_all_p2p(const runtime& r, const std::vector<int>& members);
+
 // "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle>", for messages.
 std::string team_name(shmem_team_t t);
 // The live team behind a handle, or a fatal error naming the routine. Caller holds coll_state::lock.

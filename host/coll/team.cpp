@@ -9,11 +9,9 @@
 
 namespace gio {
 
-namespace {
-
 // Every pair of members reaches each other over p2p (a team of one trivially): the condition for
 // the LL protocol in kernels, computed from the gathered matrix so that every member agrees.
-bool members_all_p2p(const runtime& r, const std::vector<int>& members) {
+bool group_all_p2p(const runtime& r, const std::vector<int>& members) {
   const std::vector<uint8_t>& m = r.coll->transports;
   if (m.empty()) return false;  // transports not connected yet: coll_transports sets it later
   for (int a : members)
@@ -21,6 +19,8 @@ bool members_all_p2p(const runtime& r, const std::vector<int>& members) {
       if (a != b && m[(size_t)a * r.n_pes + b] != GIO_TRANSPORT_P2P) return false;
   return true;
 }
+
+namespace {
 
 // The descriptor part of this PE's slot, never the counters peers may be incrementing right now,
 // nor the local words a kernel's last collective left.
@@ -30,7 +30,7 @@ void publish_slot(runtime& r, int slot) {
   d.magic = t.live ? GIO_TEAM_MAGIC : 0;
   d.my_pe = t.my_pe;
   d.n_pes = (int32_t)t.members.size();
-  d.all_p2p = t.live && members_all_p2p(r, t.members);
+  d.all_p2p = t.live && group_all_p2p(r, t.members);
   for (size_t i = 0; i < t.members.size(); ++i) d.members[i] = (uint8_t)t.members[i];
   d.ll_max = (uint32_t)std::min<uint64_t>(r.cfg.GIO_COLL_LL_MAX, UINT32_MAX);
   gio_team_v1* s = &r.coll->table[slot];

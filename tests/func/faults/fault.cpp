@@ -223,6 +223,25 @@ const host_case kHostCases[] = {
        shmem_team_t t;
        (void)shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_my_pe() + 1, nullptr, 0, &t);
      }},
+    // The stream collectives check at the call, on the host, before anything is enqueued.
+    {"stream_coll_source_outside",
+     [] { char* s = pe0_only(); (void)shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, s, host_mem, 8, nullptr); }},
+    {"stream_coll_dest_outside",
+     [] {
+       float* s = (float*)pe0_only();
+       (void)shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, (float*)host_mem, s, 4, nullptr);
+     }},
+    {"stream_coll_bad_root",
+     [] { char* s = pe0_only(); (void)shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, s, s + 64, 8, 5, nullptr); }},
+    {"stream_coll_overlap",
+     [] { int* s = (int*)pe0_only(); (void)shmemx_int_max_reduce_on_stream(SHMEM_TEAM_WORLD, s + 1, s, 8, nullptr); }},
+    {"stream_coll_overflow",
+     [] {
+       short* s = (short*)pe0_only();
+       (void)shmemx_short_alltoall_on_stream(SHMEM_TEAM_WORLD, s, s + 64, SIZE_MAX / 2 + 1, nullptr);
+     }},
+    {"stream_coll_invalid_team",
+     [] { pe0_only(); (void)shmemx_team_sync_on_stream(SHMEM_TEAM_INVALID, nullptr); }},
     // PE 1 never joins: PE 0's sync must end with a message, not hang.
     {"coll_sync_timeout", [] { pe0_only(); (void)shmem_team_sync(SHMEM_TEAM_WORLD); }},
     // GIO_SYMMETRIC_SIZE=4M: 3M fits once, not twice. Collective, so every PE reports.

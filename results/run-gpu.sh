@@ -396,13 +396,13 @@ if has lat3; then  # the latency targets over p2p, gda and the proxy, the NVSHME
 fi
 if has coll4; then  # collectives at 2 and 4 PEs: GIO and NVSHMEM (work-group scope in kernels, and the
   # stream collectives *_on_stream from the host), NCCL; up to 256 MiB
-  for np in 2 4; do
+  for np in ${CNP:-2 4}; do
     heap=$(( np * 512 + 1024 ))M
     for impl in gio nvshmem; do
       bin=$(bench_bin $impl) && GIO_SYMMETRIC_SIZE=$heap NVSHMEM_SYMMETRIC_SIZE=$heap T=${CT:-150} run $B/giorun -n $np $bin coll \
-        --scopes wg,stream --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
+        --scopes ${CSCOPES:-wg,stream} ${COLL_ARGS:-} --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
     done
-    [[ -x $B/gio-bench-nccl ]] && T=120 run $B/giorun -n $np $B/gio-bench-nccl coll --json "$out/nccl-coll-np$np.jsonl" \
+    [[ -x $B/gio-bench-nccl ]] && T=120 run $B/giorun -n $np $B/gio-bench-nccl coll ${COLL_ARGS:-} --json "$out/nccl-coll-np$np.jsonl" \
       > "$out/nccl-coll-np$np.txt" 2>&1
   done
   tail -n 4 "$out"/*-coll-np*.txt

@@ -75,8 +75,8 @@ fi
 # Sanitizer builds: tests only (no apps), functional tests at 2 PEs, over p2p and gda and with
 # every PE its own node (host posting to every peer through the softnic). Not run there: the fault
 # suite (it checks messages and exit codes, not memory), fuzz.softnic (its own ASan build),
-# func.test_stress.gda.full.np2 (the 100000-operation stress: 90 s plain; the 2000-operation
-# stress cases run) and the disabled lockstep case.
+# func.test_stress.gda.full.np2 (the long stress; the 2000-operation stress cases run) and the
+# disabled lockstep case.
 # Under TSan that is every thread GIO has: the emulator's work-group threads and their fibers, the
 # softnic thread against device fibers (doorbell records, CQ polling) and the host's drain, host
 # threads (test_host_threads), and a PE's operations on itself. It fits the TSan step's share of

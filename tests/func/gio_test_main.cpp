@@ -40,6 +40,12 @@ int main(int argc, char** argv) {
     listeners.Append(new failure_printer(me));
   }
   int rc = RUN_ALL_TESTS() ? 1 : 0, any = 0;
+  // A --gtest_filter that selects nothing (a renamed test behind a ctest's filter) fails the run
+  // rather than passing it on no test at all.
+  if (::testing::UnitTest::GetInstance()->test_to_run_count() == 0 && GTEST_FLAG_GET(filter) != "*") {
+    fprintf(stderr, "[PE %d] --gtest_filter=%s selects no test\n", me, GTEST_FLAG_GET(filter).c_str());
+    rc = 1;
+  }
   // Over MPI when GIO bootstrapped over it; under GIO_BOOTSTRAP=pmix MPI was never started, and a
   // reduction on the symmetric heap agrees instead.
   int mpi_up = 0;

@@ -1,31 +1,36 @@
 // Stress: many work-groups each issue a long stream of small puts and atomics to a neighbour,
 // wrapping every gda send queue many times over. Nothing may be lost or reordered per target
 // address: each slot ends with the last value written to it and the atomic counter with the exact
-// number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform; CI also
-// runs the issue's 100000 over gda as func.test_stress.gda.full.np2).
+// number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform);
+// work-groups: --gio_stress_wgs=N (default 64). The issue's size is 64 x 100000 (results/run-gpu.sh
+// runs it on GPUs); CI runs 8 x 70000 over gda, past every queue's 16-bit index wrap, as
+// func.test_stress.gda.full.np2 (tests/func/CMakeLists.txt says why).
 #include "gio_test.h"
 
 using namespace giotest;
 
 namespace {
-unsigned long ops_per_wg() {
-  unsigned long ops =
-#if defined(GIO_PLATFORM_HOST)
-      2000;
-#else
-      100000;
-#endif
+// The value of --<name>=N on the command line, else `dflt`.
+unsigned long arg(const std::string& name, unsigned long dflt) {
+  const std::string key = "--" + name + "=";
   for (const std::string& a : ::testing::internal::GetArgvs())
-    if (a.rfind("--gio_stress_ops=", 0) == 0) ops = std::stoul(a.substr(17));
-  return ops;
+    if (a.rfind(key, 0) == 0) dflt = std::stoul(a.substr(key.size()));
+  return dflt;
+}
+unsigned long ops_per_wg() {
+#if defined(GIO_PLATFORM_HOST)
+  return arg("gio_stress_ops", 2000);
+#else
+  return arg("gio_stress_ops", 100000);
+#endif
 }
 
-constexpr unsigned kWgs = 64, kSlots = 32, kAddEvery = 8;
+constexpr unsigned kSlots = 32, kAddEvery = 8;
 
 __global__ void stress(uint64_t* slots, uint64_t* counter, unsigned long ops) {
   if (threadIdx.x != 0) return;
   const int n = shmem_n_pes(), me = shmem_my_pe(), peer = (me + 1) % n;
-  uint64_t* mine = slots + ((size_t)me * kWgs + blockIdx.x) * kSlots;  // this (PE, wg)'s slots at the peer
+  uint64_t* mine = slots + ((size_t)me * gridDim.x + blockIdx.x) * kSlots;  // this (PE, wg)'s slots at the peer
   for (unsigned long i = 1; i <= ops; ++i) {
     const uint64_t v = ((uint64_t)blockIdx.x << 40) | i;
     shmem_uint64_put_nbi(mine + i % kSlots, &v, 1, peer);
@@ -38,6 +43,8 @@ __global__ void stress(uint64_t* slots, uint64_t* counter, unsigned long ops) {
 
 TEST(Stress, SixtyFourWorkGroupsWrapEveryQueue) {
   const unsigned long ops = ops_per_wg();
+  const unsigned kWgs = (unsigned)arg("gio_stress_wgs", 64);
+  ASSERT_GE(kWgs, 1u);
   sym<uint64_t> slots((size_t)npes() * kWgs * kSlots);
   sym<uint64_t> counter(1);
   shmem_barrier_all();

@@ -18,8 +18,14 @@
 // ends with quiet and a team sync of its own.
 #include <shmem.h>
 
+#include <type_traits>
+
 #include "device/coll/stream_dev.h"
 #include "device/coll/stream_kinds.h"
+
+// The public headers name the stream without the platform's headers (C programs); it must be the
+// very type the platform's runtime takes.
+static_assert(std::is_same<gio_stream_t, hipStream_t>::value, "gio_stream_t is the platform's stream type");
 
 namespace gio {
 namespace stream_launch {

@@ -98,6 +98,9 @@ config config_load() {
   if (pb && (pb < 64 || pb > (1ull << 30) || (pb & (pb - 1))))
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_PROXY_BOUNCE_BYTES=%llu is neither 0 nor a power of two in [64, 1G]",
           (unsigned long long)pb);
+  if (c.GIO_COLL_WORK_GROUPS > 65535)  // a grid's x dimension on every platform; 0 is auto
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_COLL_WORK_GROUPS=%llu is outside [1, 65535] (or auto)",
+          (unsigned long long)c.GIO_COLL_WORK_GROUPS);
   if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);

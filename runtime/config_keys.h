@@ -48,7 +48,7 @@
     "the team's LL area, 2 KiB / members); 0 = never")                                             \
   X(GIO_COLL_WORK_GROUPS, U64, "auto",                                                             \
     "stream collectives (shmemx_*_on_stream) on all-p2p teams: work-groups of the data kernel; "    \
-    "auto = the GPU's multiprocessors (4 on the host platform)")                                    \
+    "auto (or 0) = the GPU's multiprocessors (4 on the host platform); at most 65535")             \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_BOOTSTRAP, STR, "auto",                                                                   \
     "how PEs find each other: auto (MPI under mpirun/mpiexec or when the application initialized "  \

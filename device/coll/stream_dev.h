@@ -73,14 +73,35 @@ GIO_DFN void alltoall(int t, uint8_t* dest, const uint8_t* source, size_t bytes)
   stores_done();
 }
 
-// Every member pulls the root's source into its own dest (the root copies locally unless in
-// place): each PE writes only its own memory, and the root's outgoing links carry n - 1 copies,
-// as they would if it pushed.
-GIO_DFN void broadcast(int t, uint8_t* dest, const uint8_t* source, size_t bytes, int root) {
+// Member j's share of a broadcast: [lo, hi) of `bytes`, cut at multiples of 16 so every share
+// keeps the buffers' alignment.
+GIO_DFN void bcast_share(size_t bytes, int j, int n, size_t& lo, size_t& hi) {
+  lo = j == 0 ? 0 : bytes * (size_t)j / (size_t)n / 16 * 16;
+  hi = j + 1 == n ? bytes : bytes * (size_t)(j + 1) / (size_t)n / 16 * 16;
+}
+
+// A broadcast in two pulls, each PE writing only its own dest. Phase 0: member j copies share j
+// from the root's source. Phase 1 (after a team sync): member j copies every other share i from
+// member i's dest. The root's links carry the data about once instead of n - 1 times, as a
+// scatter and an all-gather do.
+GIO_DFN void broadcast(int t, uint8_t* dest, const uint8_t* source, size_t bytes, int root, int phase) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];
-  const uint8_t* from = member_addr(st, tm, root, source);
-  if (from != dest) copy_slice(dest, from, bytes, plat::wg_id(), gridDim.x);
+  const int n = tm.n_pes, me = tm.my_pe;
+  const unsigned g = plat::wg_id(), groups = gridDim.x;
+  size_t lo, hi;
+  if (phase == 0) {
+    bcast_share(bytes, me, n, lo, hi);
+    const uint8_t* from = member_addr(st, tm, root, source);
+    if (from != dest) copy_slice(dest + lo, from + lo, hi - lo, g, groups);
+  } else {
+    for (int k = 0; k < n; ++k) {
+      const int i = (int)((me + 1 + g + (unsigned)k) % (unsigned)n);
+      if (i == me) continue;
+      bcast_share(bytes, i, n, lo, hi);
+      copy_slice(dest + lo, member_addr(st, tm, i, dest) + lo, hi - lo, g, groups);
+    }
+  }
   stores_done();
 }
 

@@ -5,7 +5,8 @@
 //   1. team sync (one work-group): every member has reached this collective on its own stream,
 //      so what ran before it there (the last reader of its dest, the writer of its source) is done;
 //   2. the data kernel (stream_dev.h, stream_fold.h): G work-groups store straight into the
-//      members' dests, each thread ending with a system-scope fence;
+//      members' dests, each thread ending with a system-scope fence (a broadcast: two kernels
+//      with a team sync between them);
 //   3. team sync: every member's stores into this PE's dest are visible once it returns, and no
 //      member reads this PE's source any more, so the next work on the stream may touch both.
 // Small messages on all-p2p teams take the one-work-group device collective alone: its LL
@@ -17,8 +18,14 @@
 // ends with quiet and a team sync of its own.
 #include <shmem.h>
 
+#include <type_traits>
+
 #include "device/coll/stream_dev.h"
 #include "device/coll/stream_kinds.h"
+
+// The public headers name the stream without the platform's headers (C programs); it must be the
+// very type the platform's runtime takes.
+static_assert(std::is_same<gio_stream_t, hipStream_t>::value, "gio_stream_t is the platform's stream type");
 
 namespace gio {
 namespace stream_launch {
@@ -46,13 +53,14 @@ __global__ void k_sync(int t, stream_op op) {
     dev::team_sync<dev::scope_wg>(rt, t);
 }
 
-__global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source, size_t bytes, int root) {
+__global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source, size_t bytes, int root,
+                       int phase) {
   if (op == stream_op::fcollect)
     dev::stream::fcollect(t, dest, source, bytes);
   else if (op == stream_op::alltoall)
     dev::stream::alltoall(t, dest, source, bytes);
   else
-    dev::stream::broadcast(t, dest, source, bytes, root);
+    dev::stream::broadcast(t, dest, source, bytes, root, phase);
 }
 
 __global__ void k_move_wg(int t, stream_op op, void* dest, const void* source, size_t bytes, int root) {
@@ -116,10 +124,16 @@ const char* stream_coll_launch(const stream_coll& c, void* stream) {
   if (c.op == stream_op::reduce) {
     err = reduce_fold(c, s, groups_for(c, 2 * c.bytes));
   } else {
+    // A broadcast's second pull reads what the first left in the other members' dests: a team
+    // sync between them.
+    const int phases = c.op == stream_op::broadcast ? 2 : 1;
     const size_t moved = c.op == stream_op::broadcast ? c.bytes : c.bytes * (size_t)c.n_pes;
-    hipLaunchKernelGGL(k_move, dim3(groups_for(c, moved)), dim3(kDataThreads), 0, s, c.team, c.op, (uint8_t*)c.dest,
-                       (const uint8_t*)c.source, c.bytes, c.root);
-    err = launched("launching the data kernel");
+    for (int ph = 0; ph < phases && !err; ++ph) {
+      if (ph && (err = sync(c.team, c.op, s))) break;
+      hipLaunchKernelGGL(k_move, dim3(groups_for(c, moved)), dim3(kDataThreads), 0, s, c.team, c.op,
+                         (uint8_t*)c.dest, (const uint8_t*)c.source, c.bytes, c.root, ph);
+      err = launched("launching the data kernel");
+    }
   }
   return err ? err : sync(c.team, c.op, s);
 }

@@ -207,6 +207,15 @@ static void teams_and_collectives(void) {
   double complex zr;
   shmem_getmem(&zr, zdst, sizeof zr, me);
   CHECK(creal(zr) == npes * (npes - 1) / 2.0 && cimag(zr) == npes);
+  /* The stream form from C, on the default stream (0); shmem_barrier_all completes this PE's
+     device work, so the result is in place after it. */
+  const double complex zzero = 0;
+  shmem_putmem(zdst, &zzero, sizeof zzero, me);
+  shmem_barrier_all();
+  CHECK(shmemx_complexd_sum_reduce_on_stream(SHMEM_TEAM_WORLD, zdst, zsrc, 1, (gio_stream_t)0) == 0);
+  shmem_barrier_all();
+  shmem_getmem(&zr, zdst, sizeof zr, me);
+  CHECK(creal(zr) == npes * (npes - 1) / 2.0 && cimag(zr) == npes);
   CHECK(shmem_max_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, 1) == 0);
   CHECK(shmem_long_g(ldst, me) == npes - 1);
   shmem_sync(0, 0, npes, psync);                                      /* 1.4 active set */
@@ -327,6 +336,8 @@ int main(void) {
   CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
   CHECK(shmem_fcollectmem(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
   CHECK(shmem_int_alltoall(SHMEM_TEAM_WORLD, NULL, NULL, 0) == 0);
+  CHECK(shmemx_int_broadcast_on_stream(SHMEM_TEAM_WORLD, NULL, NULL, 0, 0, (gio_stream_t)0) == 0);
+  CHECK(shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, NULL, NULL, 0, (gio_stream_t)0) == 0);
   shmem_quiet();
   rma();
   amo();

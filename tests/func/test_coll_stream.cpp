@@ -65,7 +65,8 @@ TEST(CollStream, BroadcastEveryRootSizeAndOffset) {
         HIP_OK(hipStreamSynchronize(st.s));
         const std::vector<uint8_t> got = dst.read(count);
         for (size_t i = 0; i < count; ++i)
-          ASSERT_EQ(got[i], val(root, -1, i)) << "root " << root << ", " << count << " bytes, offset " << off << ", byte " << i;
+          ASSERT_EQ(got[i], val(root, -1, i))
+              << "root " << root << ", " << count << " bytes, offset " << off << ", byte " << i;
         check_tail_untouched(dst, count, "broadcast");
         shmem_barrier_all();  // nobody poisons again while a peer still reads
       }
@@ -81,14 +82,16 @@ TEST(CollStream, FcollectAndAlltoallSizesAndOffsets) {
       const size_t elem = typed ? sizeof(int) : 1, bytes = count * elem;
       region src(bytes * (a2a ? n : 1), typed ? 4 : 5), dst(bytes * n, typed ? 8 : 2);
       std::vector<uint8_t> mine(src.mem.n - src.off - 16);
-      for (size_t i = 0; i < mine.size(); ++i) mine[i] = a2a ? val(me(), (int)(i / (bytes ? bytes : 1)), i % (bytes ? bytes : 1)) : val(me(), -1, i);
+      const size_t blk = bytes ? bytes : 1;  // alltoall: block j of the source goes to member j
+      for (size_t i = 0; i < mine.size(); ++i) mine[i] = a2a ? val(me(), (int)(i / blk), i % blk) : val(me(), -1, i);
       src.poison();
       src.write(mine);
       dst.poison();
       shmem_barrier_all();
       int rc;
       if (form == 0) rc = shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst.at(), src.at(), bytes, st.s);
-      else if (form == 1) rc = shmemx_int_fcollect_on_stream(SHMEM_TEAM_WORLD, (int*)dst.at(), (int*)src.at(), count, st.s);
+      else if (form == 1)
+        rc = shmemx_int_fcollect_on_stream(SHMEM_TEAM_WORLD, (int*)dst.at(), (int*)src.at(), count, st.s);
       else if (form == 2) rc = shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst.at(), src.at(), bytes, st.s);
       else rc = shmemx_int_alltoall_on_stream(SHMEM_TEAM_WORLD, (int*)dst.at(), (int*)src.at(), count, st.s);
       ASSERT_EQ(rc, 0);
@@ -111,7 +114,8 @@ TEST(CollStream, BackToBackReuseDest) {
   const int n = npes(), rounds = 4;
   const size_t count = 3000;
   sym<uint8_t> src(count * n), dst(count * n);
-  std::vector<std::vector<uint8_t>> in(rounds, std::vector<uint8_t>(count * n)), out(rounds, std::vector<uint8_t>(count * n));
+  std::vector<std::vector<uint8_t>> in(rounds, std::vector<uint8_t>(count * n));
+  std::vector<std::vector<uint8_t>> out(rounds, std::vector<uint8_t>(count * n));
   for (int r = 0; r < rounds; ++r)
     for (size_t i = 0; i < count * n; ++i) in[r][i] = val(me(), r, i);
   shmem_barrier_all();

@@ -65,10 +65,9 @@ struct vals<T, false> {  // std::complex
 // bytes into another (multiples of T's alignment; the same on every PE), or in place.
 template <typename T>
 void check(const char* name, op o, int (*fn)(shmem_team_t, T*, const T*, size_t, gio_stream_t), size_t count,
-           size_t soff, size_t doff, bool in_place, hipStream_t s) {
+           size_t soff, size_t doff, bool in_place, hipStream_t s, const sym<uint8_t>& src, const sym<uint8_t>& dst) {
   const int n = npes();
   const size_t bytes = count * sizeof(T);
-  sym<uint8_t> src(bytes + 64), dst(bytes + 64);
   std::vector<T> mine(count), want(count);
   for (size_t i = 0; i < count; ++i) {
     mine[i] = vals<T>::at(o, me(), i);
@@ -93,10 +92,10 @@ void check(const char* name, op o, int (*fn)(shmem_team_t, T*, const T*, size_t,
     HIP_OK(hipMemcpy(left.data(), sp, bytes, hipMemcpyDeviceToHost));
     EXPECT_EQ(left, mine) << what << ": source changed";
     const std::vector<uint8_t> whole = dst.read();  // the bytes around dest keep their poison
-    for (size_t i = 0; i < whole.size(); ++i)
+    for (size_t i = 0; i < bytes + 64; ++i)
       if (i < doff || i >= doff + bytes) ASSERT_EQ(whole[i], 0xa5) << what << ": byte " << i << " outside dest written";
   }
-  shmem_barrier_all();  // the buffers are freed collectively: no member still reads them
+  shmem_barrier_all();  // no member still reads the buffers the next case poisons
 }
 
 // Offsets in units of T's alignment: 0/0 gives vectors; 1/3 a dest misaligned against the source
@@ -104,11 +103,12 @@ void check(const char* name, op o, int (*fn)(shmem_team_t, T*, const T*, size_t,
 template <typename T>
 void every_shape(const char* name, op o, int (*fn)(shmem_team_t, T*, const T*, size_t, gio_stream_t)) {
   stream_guard st;
-  const size_t a = alignof(T);
+  const size_t a = alignof(T), most = kCounts[sizeof kCounts / sizeof kCounts[0] - 1] * sizeof(T) + 64;
+  const sym<uint8_t> src(most), dst(most);
   for (size_t count : kCounts) {
-    check<T>(name, o, fn, count, 0, 0, false, st.s);
-    check<T>(name, o, fn, count, a, 3 * a, false, st.s);
-    check<T>(name, o, fn, count, a, 0, true, st.s);
+    check<T>(name, o, fn, count, 0, 0, false, st.s, src, dst);
+    check<T>(name, o, fn, count, a, 3 * a, false, st.s, src, dst);
+    check<T>(name, o, fn, count, a, 0, true, st.s, src, dst);
   }
 }
 

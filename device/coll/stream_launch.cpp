@@ -125,8 +125,8 @@ const char* stream_coll_launch(const stream_coll& c, void* stream) {
     err = reduce_fold(c, s, groups_for(c, 2 * c.bytes));
   } else {
     // A broadcast's second pull reads what the first left in the other members' dests: a team
-    // sync between them.
-    const int phases = c.op == stream_op::broadcast ? 2 : 1;
+    // sync between them. Two members take the whole buffer in the first (stream_dev.h).
+    const int phases = c.op == stream_op::broadcast && c.n_pes > 2 ? 2 : 1;
     const size_t moved = c.op == stream_op::broadcast ? c.bytes : c.bytes * (size_t)c.n_pes;
     for (int ph = 0; ph < phases && !err; ++ph) {
       if (ph && (err = sync(c.team, c.op, s))) break;

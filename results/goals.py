@@ -3,8 +3,8 @@
 
 Usage: results/goals.py RUN_DIR [--markdown]
 
-Reads every *.jsonl in RUN_DIR (gio-bench / gio-bench-nvshmem lines, gio-gda-post lines, jacobi2d
-lines) and prints one row per target: what GIO measured, NVSHMEM's number where there is one, the
+Reads every *.jsonl in RUN_DIR (gio-bench / gio-bench-nvshmem / gio-bench-nccl lines, gio-gda-post
+lines, jacobi2d lines) and prints one row per target: what GIO measured, NVSHMEM's number where there is one, the
 goal, and whether it is met. A target with no data says so ("not run"); nothing is guessed.
 Exit status 0 whatever the verdicts: this reports, it does not gate.
 """
@@ -178,13 +178,33 @@ def jacobi_rows(rows):
     return out
 
 
+def coll_rows(rows):
+    # Issue 19: all-reduce, all-gather and all-to-all bus bandwidth at 256 MiB at least 90 % of NCCL's,
+    # per PE count; GIO's best scope (the stream collectives, or work-group scope in kernels).
+    out = []
+    for op, name in (("reduce", "all-reduce"), ("fcollect", "all-gather"), ("alltoall", "all-to-all")):
+        for n_pes in sorted({r["n_pes"] for r in pick(rows, bench="coll", op=op)}):
+            def best(impl):
+                bw = [r["busbw"] for r in pick(rows, bench="coll", impl=impl, op=op, n_pes=n_pes, bytes=256 << 20)
+                      if r.get("busbw")]
+                return max(bw) if bw else None
+            g, nccl, nv = best("gio"), best("nccl"), best("nvshmem")
+            ratio = g / nccl if g and nccl else None
+            out.append((f"{name} bus bandwidth, 256 MiB, {n_pes} PEs: GIO / NCCL",
+                        "not run" if ratio is None else f"{ratio:.0%} ({g:.3g} / {nccl:.3g} GB/s)",
+                        fmt(nv, "GB/s"), "≥ 90% of NCCL", verdict(ratio, 0.9, "high")))
+    if not out:
+        out.append(("collective bus bandwidth, 256 MiB: GIO / NCCL", "not run", "", "≥ 90% of NCCL", "—"))
+    return out
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 1 or not os.path.isdir(args[0]):
         sys.exit(__doc__.strip().splitlines()[2])
     rows = load(args[0])
     table = (latency_rows(rows) + bandwidth_rows(rows) + callcost_rows(rows) + msgrate_rows(rows) + gda_rows(rows) +
-             jacobi_rows(rows))
+             jacobi_rows(rows) + coll_rows(rows))
     head = ("target", "GIO", "NVSHMEM", "goal", "verdict")
     if "--markdown" in sys.argv:
         print("| " + " | ".join(head) + " |")

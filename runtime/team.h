@@ -60,6 +60,14 @@ struct gio_team_v1 {
 #define GIO_TEAM_LL_WORDS 512u        // 8-byte words per half: 4 data bytes + a 4-byte flag each
 #define GIO_TEAM_SCRATCH_BYTES 4096u  // two 2 KiB halves: an accumulator and an incoming piece
 #define GIO_TEAM_COLL_BYTES (2u * GIO_TEAM_LL_WORDS * 8u + GIO_TEAM_SCRATCH_BYTES)
+
+// True when a collective sending `bytes` to each member may take the LL protocol on a team of
+// n_pes (device/coll/ll.h): every member pair p2p, within ll_max, and within one sender's share of
+// a half. Kernels decide with it, and so does the host launcher of the stream collectives, whose
+// sync kernels must be left out exactly when the kernel takes LL.
+GIO_HOST_DEVICE inline bool gio_team_ll_fits(bool all_p2p, int n_pes, uint32_t ll_max, size_t bytes) {
+  return all_p2p && n_pes > 1 && bytes <= ll_max && (bytes + 3) / 4 <= GIO_TEAM_LL_WORDS / (unsigned)n_pes;
+}
 #define GIO_HEAP_TEAM_COLL (GIO_HEAP_TEAM_TABLE + GIO_MAX_TEAMS * 576u)  // GIO_MAX_TEAMS x GIO_TEAM_COLL_BYTES
 
 #ifdef __cplusplus

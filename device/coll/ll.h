@@ -26,7 +26,7 @@ GIO_DFN unsigned ll_words_per_sender(int n) { return GIO_TEAM_LL_WORDS / (unsign
 
 // True when a call sending `bytes` to each member may use the LL protocol on this team.
 GIO_DFN bool ll_fits(const gio_team_v1& tm, size_t bytes) {
-  return tm.all_p2p && tm.n_pes > 1 && bytes <= tm.ll_max && (bytes + 3) / 4 <= ll_words_per_sender(tm.n_pes);
+  return gio_team_ll_fits(tm.all_p2p, tm.n_pes, tm.ll_max, bytes);
 }
 
 // Starts a call that may use LL: returns its number (the flag), or 0 when this call must go the

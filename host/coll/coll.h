@@ -99,6 +99,8 @@ void coll_transports(runtime& r);
 
 // Every pair of the members (world PEs) reaches each other over p2p, as the gathered transports say.
 bool group_all_p2p(const runtime& r, const std::vector<int>& members);
+// The team slots' ll_max: GIO_COLL_LL_MAX, clamped to the slot's 32-bit field.
+uint32_t team_ll_max(const runtime& r);
 
 // "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle>", for messages.
 std::string team_name(shmem_team_t t);

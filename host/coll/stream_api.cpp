@@ -39,8 +39,7 @@ stream_coll start(runtime& r, const group& g, shmem_team_t team, stream_op op, s
   c.team = team;
   c.n_pes = g.size();
   c.all_p2p = group_all_p2p(r, g.members);
-  c.small = c.all_p2p && g.size() > 1 && per_member <= r.cfg.GIO_COLL_LL_MAX &&
-            (per_member + 3) / 4 <= GIO_TEAM_LL_WORDS / (unsigned)g.size();
+  c.small = gio_team_ll_fits(c.all_p2p, g.size(), team_ll_max(r), per_member);
   c.work_groups = (unsigned)r.cfg.GIO_COLL_WORK_GROUPS;
   return c;
 }

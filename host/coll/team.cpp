@@ -20,6 +20,8 @@ bool group_all_p2p(const runtime& r, const std::vector<int>& members) {
   return true;
 }
 
+uint32_t team_ll_max(const runtime& r) { return (uint32_t)std::min<uint64_t>(r.cfg.GIO_COLL_LL_MAX, UINT32_MAX); }
+
 namespace {
 
 // The descriptor part of this PE's slot, never the counters peers may be incrementing right now,
@@ -32,7 +34,7 @@ void publish_slot(runtime& r, int slot) {
   d.n_pes = (int32_t)t.members.size();
   d.all_p2p = t.live && group_all_p2p(r, t.members);
   for (size_t i = 0; i < t.members.size(); ++i) d.members[i] = (uint8_t)t.members[i];
-  d.ll_max = (uint32_t)std::min<uint64_t>(r.cfg.GIO_COLL_LL_MAX, UINT32_MAX);
+  d.ll_max = team_ll_max(r);
   gio_team_v1* s = &r.coll->table[slot];
   gpu::copy(s, &d, offsetof(gio_team_v1, sync), "shmem_team");
   gpu::copy(s->members, d.members, sizeof d.members, "shmem_team");

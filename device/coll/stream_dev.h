@@ -45,30 +45,18 @@ GIO_DFN uint8_t* member_addr(const gio_device_state_v1& st, const gio_team_v1& t
 // kernel ends and the exit sync's signal (a release of its one thread only) goes out.
 GIO_DFN void stores_done() { plat::fence_system(); }
 
-// Each member's block goes to block `me` of every member's dest. Work-group g starts with the
-// member g + 1 after this one, so the work-groups spread over the links at every moment instead
-// of all storing to one peer at a time.
-GIO_DFN void fcollect(int t, uint8_t* dest, const uint8_t* source, size_t bytes) {
+// Block `me` of every member i's dest gets `bytes` from source + i * stride: fcollect's stride is
+// 0 (this PE's block to everyone), alltoall's `bytes` (block i to member i). Work-group g starts
+// with the member g + 1 after this one, so the work-groups spread over the links at every moment
+// instead of all storing to one peer at a time.
+GIO_DFN void push_blocks(int t, uint8_t* dest, const uint8_t* source, size_t bytes, size_t stride) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];
   const int n = tm.n_pes, me = tm.my_pe;
   const unsigned g = plat::wg_id(), groups = gridDim.x;
   for (int k = 0; k < n; ++k) {
     const int i = (int)((me + 1 + g + (unsigned)k) % (unsigned)n);
-    copy_slice(member_addr(st, tm, i, dest) + (size_t)me * bytes, source, bytes, g, groups);
-  }
-  stores_done();
-}
-
-// Block i of this PE's source goes to block `me` of member i's dest.
-GIO_DFN void alltoall(int t, uint8_t* dest, const uint8_t* source, size_t bytes) {
-  const gio_device_state_v1& st = GIO_DSTATE;
-  const gio_team_v1& tm = team_table(st)[t];
-  const int n = tm.n_pes, me = tm.my_pe;
-  const unsigned g = plat::wg_id(), groups = gridDim.x;
-  for (int k = 0; k < n; ++k) {
-    const int i = (int)((me + 1 + g + (unsigned)k) % (unsigned)n);
-    copy_slice(member_addr(st, tm, i, dest) + (size_t)me * bytes, source + (size_t)i * bytes, bytes, g, groups);
+    copy_slice(member_addr(st, tm, i, dest) + (size_t)me * bytes, source + (size_t)i * stride, bytes, g, groups);
   }
   stores_done();
 }

@@ -56,9 +56,9 @@ __global__ void k_sync(int t, stream_op op) {
 __global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source, size_t bytes, int root,
                        int phase) {
   if (op == stream_op::fcollect)
-    dev::stream::fcollect(t, dest, source, bytes);
+    dev::stream::push_blocks(t, dest, source, bytes, 0);
   else if (op == stream_op::alltoall)
-    dev::stream::alltoall(t, dest, source, bytes);
+    dev::stream::push_blocks(t, dest, source, bytes, bytes);
   else
     dev::stream::broadcast(t, dest, source, bytes, root, phase);
 }

@@ -111,6 +111,18 @@ TEST(ConfigDeathTest, ProxyKeysAreChecked) {
       ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_PROXY_CHUNK=1024 is outside \\[4K, 64M\\]");
 }
 
+// A stream collective's grid (GIO_COLL_WORK_GROUPS) is at most 65535 work-groups wide on every
+// platform: a wider one is refused at init, naming the key and its bounds.
+TEST(ConfigDeathTest, CollWorkGroupsIsBounded) {
+  EXPECT_EXIT(
+      {
+        setenv("GIO_COLL_WORK_GROUPS", "70000", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE),
+      "shmem_init.*GIO_COLL_WORK_GROUPS=70000 is outside \\[1, 65535\\] \\(or auto\\)");
+}
+
 // GIO_QUEUE_MEM was removed (device-memory queues could be served by neither the softnic nor the
 // untested ConnectX path): it is no longer printed by gio-info, and setting it warns instead of
 // passing unnoticed.

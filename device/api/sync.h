@@ -1,12 +1,14 @@
 // barrier_all / sync_all. In kernels these are work-group collectives (every thread of one
 // work-group per PE calls them; _wave and _thread forms let a smaller group stand for the PE).
 //
-// Algorithm: dissemination over the reserved flags at the head of every heap. In round k the PE
-// writes this barrier's epoch into flag k of PE (me + 2^k) % n and waits for its own flag k to
-// reach the epoch; ceil(log2 n) rounds. Flags only grow, so a fast peer already in the next
-// barrier (epoch + 1) cannot be missed: the wait is ">=".
+// Algorithm: on up to GIO_TEAM_SYNC_ONE_ROUND_MAX PEs that all map each other, the world team's
+// one-round sync (device/coll/team_dev.h). Otherwise dissemination over the reserved flags at the
+// head of every heap: in round k the PE writes this barrier's epoch into flag k of PE
+// (me + 2^k) % n and waits for its own flag k to reach the epoch; ceil(log2 n) rounds. Flags only
+// grow, so a fast peer already in the next barrier (epoch + 1) cannot be missed: the wait is ">=".
 #pragma once
 #include "device/api/dispatch.h"
+#include "device/coll/team_dev.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {
@@ -15,6 +17,13 @@ namespace dev {
 GIO_DFN void sync_pes(const char* rt) {
   const gio_device_state_v1& st = state_checked(rt);
   const int n = st.n_pes, me = st.my_pe;
+  // Every PE mapped by every other (the host agreed on it for SHMEM_TEAM_WORLD, so all PEs take
+  // the same branch): the world team's one-round sync, one hop where the rounds take log2 n.
+  gio_team_v1& world = team_table(st)[SHMEM_TEAM_WORLD];
+  if (n >= 2 && n <= GIO_TEAM_SYNC_ONE_ROUND_MAX && world.all_p2p) {
+    team_sync_p2p(rt, SHMEM_TEAM_WORLD, world, n, me);
+    return;
+  }
   uint64_t* flags = (uint64_t*)(st.heap_base + GIO_HEAP_RSVD_BARRIER_FLAGS);
   uint64_t* epoch_p = (uint64_t*)(st.heap_base + GIO_HEAP_RSVD_BARRIER_EPOCH);
   const uint64_t epoch = *epoch_p + 1;

@@ -178,6 +178,23 @@ def jacobi_rows(rows):
     return out
 
 
+def coll_latency_rows(rows):
+    # Issue 19: 8 B barrier, broadcast and all-reduce latency at most NVSHMEM's, per PE count: the
+    # device collectives at work-group scope, both libraries (the bench's barrier row is a team sync
+    # in both). µs per call of the slowest PE.
+    out = []
+    for op, name, size in (("barrier", "barrier (team sync)", 0), ("broadcast", "broadcast", 8),
+                           ("reduce", "all-reduce", 8)):
+        for n_pes in sorted({r["n_pes"] for r in pick(rows, bench="coll", op=op, scope="wg")}):
+            key = dict(bench="coll", op=op, scope="wg", n_pes=n_pes, bytes=size)
+            g = [r["us"] for r in pick(rows, impl="gio", **key)]
+            nv = [r["us"] for r in pick(rows, impl="nvshmem", **key)]
+            g, nv = (min(g) if g else None), (min(nv) if nv else None)
+            ok = "—" if g is None or nv is None else ("met" if g <= nv else "not met")
+            out.append((f"8 B {name}, work-group scope, {n_pes} PEs", fmt(g, "µs"), fmt(nv, "µs"), "≤ NVSHMEM", ok))
+    return out
+
+
 def coll_rows(rows):
     # Issue 19: all-reduce, all-gather and all-to-all bus bandwidth at 256 MiB at least 90 % of NCCL's,
     # per PE count; GIO's best scope (the stream collectives, or work-group scope in kernels).
@@ -204,7 +221,7 @@ def main():
         sys.exit(__doc__.strip().splitlines()[2])
     rows = load(args[0])
     table = (latency_rows(rows) + bandwidth_rows(rows) + callcost_rows(rows) + msgrate_rows(rows) + gda_rows(rows) +
-             jacobi_rows(rows) + coll_rows(rows))
+             jacobi_rows(rows) + coll_latency_rows(rows) + coll_rows(rows))
     head = ("target", "GIO", "NVSHMEM", "goal", "verdict")
     if "--markdown" in sys.argv:
         print("| " + " | ".join(head) + " |")

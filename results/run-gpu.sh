@@ -2,7 +2,7 @@
 # The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: results/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
-#          probe floorprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
+#          probe floorprobe syncprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
 #          rows4 ikn4 (spts, 2 and 4 GPUs);
 #          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs)
@@ -47,6 +47,11 @@ if has bwprobe; then  # SM stores against the bulk-copy engine (TMA) into the pe
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/nvlink_bw.cu -o build-gpu/nvlink_bw 2>> "$out/build.log" &&
     T=90 run build-gpu/nvlink_bw > "$out/nvlink_bw.txt" 2>&1
   cat "$out/nvlink_bw.txt"
+fi
+if has syncprobe; then  # a one-round team sync by ordering form on 2 and 4 GPUs (results/probes/sync_floor.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/sync_floor.cu -o build-gpu/sync_floor 2>> "$out/build.log" &&
+    T=60 run build-gpu/sync_floor > "$out/sync_floor.txt" 2>&1
+  cat "$out/sync_floor.txt"
 fi
 if has msgprobe; then  # 8-byte store rate by issuer scope, with and without scope syncs (results/probes/msgrate_scopes.cu)
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/msgrate_scopes.cu -o build-gpu/msgrate_scopes 2>> "$out/build.log" &&

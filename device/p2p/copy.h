@@ -98,19 +98,19 @@ template <typename T, unsigned K>
 struct lane_words {
   T w;
   lane_words<T, K - 1> rest;
-  GIO_DFN void load(const uint8_t* s, size_t n, size_t off, size_t step) {
+  GIO_DFN void load(const uint8_t* s, unsigned n, unsigned off, unsigned step) {
     w = off < n ? *(const T*)(s + off) : T();
     rest.load(s, n, off + step, step);
   }
-  GIO_DFN void store(uint8_t* d, size_t n, size_t off, size_t step, bool go) const {
+  GIO_DFN void store(uint8_t* d, unsigned n, unsigned off, unsigned step, bool go) const {
     if (go && off < n) *(T*)(d + off) = w;
     rest.store(d, n, off + step, step, go);
   }
 };
 template <typename T>
 struct lane_words<T, 0> {
-  GIO_DFN void load(const uint8_t*, size_t, size_t, size_t) {}
-  GIO_DFN void store(uint8_t*, size_t, size_t, size_t, bool) const {}
+  GIO_DFN void load(const uint8_t*, unsigned, unsigned, unsigned) {}
+  GIO_DFN void store(uint8_t*, unsigned, unsigned, unsigned, bool) const {}
 };
 
 // A cooperative copy in which every lane moves at most K words (S::inline_words), all of one
@@ -136,10 +136,11 @@ template <typename T, unsigned K, bool LoadFirst>
 GIO_DFN bool copy_lane_words_of(uint8_t* d, const uint8_t* s, size_t n, bool go, unsigned lane, unsigned lanes) {
   if (n > (size_t)K * lanes * sizeof(T)) return false;
   if (!LoadFirst && !go) return false;
-  const size_t off = (size_t)lane * sizeof(T), step = (size_t)lanes * sizeof(T);
+  // Offsets in 32 bits from here (n is at most K x 1024 lanes x 16 bytes): half the compares.
+  const unsigned off = lane * (unsigned)sizeof(T), step = lanes * (unsigned)sizeof(T);
   lane_words<T, K> v;
-  v.load(s, n, off, step);
-  v.store(d, n, off, step, go);
+  v.load(s, (unsigned)n, off, step);
+  v.store(d, (unsigned)n, off, step, go);
   return go;
 }
 template <typename S, bool LoadFirst>

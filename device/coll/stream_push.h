@@ -94,16 +94,19 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
   if (me == n - 1 && g + 1 == groups)
     for (size_t e = tail + lane; e < nreduce; e += lanes) fold_one(e);
 
-  // Slice g of every member's share (vectors from h), and its chunks.
-  size_t lo[kPushMaxPes], len[kPushMaxPes], chunks[kPushMaxPes];
-  size_t most = 0;
-  for (int j = 0; j < n; ++j) {
+  // Slice g of every member's share (vectors from h) and its chunks, in shared memory: indexed by
+  // member, per-lane arrays would live in local memory (a stack frame) and cost registers.
+  __shared__ size_t lo[kPushMaxPes], len[kPushMaxPes], chunks[kPushMaxPes];
+  __shared__ const void* part[kPushMaxPes];  // this round's parts of the fold, by member
+  for (int j = (int)lane; j < n; j += (int)lanes) {
     size_t plo, phi, a, b;
     share(nv, (unsigned)j, (unsigned)n, plo, phi);
     share(phi - plo, g, groups, a, b);
-    lo[j] = plo + a, len[j] = b - a, chunks[j] = (len[j] + chunk - 1) / chunk;
-    if (chunks[j] > most) most = chunks[j];
+    lo[j] = plo + a, len[j] = b - a, chunks[j] = (b - a + chunk - 1) / chunk;
   }
+  __syncthreads();
+  size_t most = 0;
+  for (int j = 0; j < n; ++j) most = chunks[j] > most ? chunks[j] : most;
   const vec* mine = (const vec*)((const E*)source + h);
   const bool dvec = (((uintptr_t)dest - (uintptr_t)source) & 15) == 0;
   auto put = [&](int i, size_t v, const vec& x) {
@@ -139,6 +142,8 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
     const bool consume = r >= kPushAhead && r - kPushAhead < chunks[me];
     if (!produce && !consume) continue;
     const size_t k = r - kPushAhead;  // the chunk folded this round
+    for (int i = (int)lane; i < n && consume; i += (int)lanes)
+      part[i] = i == me ? (const void*)(mine + lo[me] + k * chunk) : (const void*)slot(me, i, k);
     if (lane == 0) {
       for (int j = 0; j < n && produce && r >= kPushDepth; ++j)
         if (j != me && r < chunks[j]) wait_flag(credit(me, j), call + (r - kPushDepth + 1), j, "to free the slot of", r);
@@ -168,17 +173,16 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
     if (consume) {
       // Chunk k of this PE's slice: members' parts in order 0..n-1, this PE's from its source.
       const size_t c0 = k * chunk, m = len[me] - c0 < chunk ? len[me] - c0 : chunk;
-      const vec* part[kPushMaxPes];
-      for (int i = 0; i < n; ++i) part[i] = i == me ? mine + lo[me] + c0 : slot(me, i, k);
+      auto from = [&](int i) { return (const vec*)part[i]; };
       for (size_t b = lane; b < m; b += (size_t)U * lanes) {
         vec acc[U], x[U];
         GIO_UNROLL
         for (unsigned u = 0; u < U; ++u)
-          if (b + u * lanes < m) acc[u] = part[0][b + u * lanes];
+          if (b + u * lanes < m) acc[u] = from(0)[b + u * lanes];
         for (int i = 1; i < n; ++i) {
           GIO_UNROLL
           for (unsigned u = 0; u < U; ++u)
-            if (b + u * lanes < m) x[u] = part[i][b + u * lanes];
+            if (b + u * lanes < m) x[u] = from(i)[b + u * lanes];
           GIO_UNROLL
           for (unsigned u = 0; u < U; ++u) {
             if (b + u * lanes >= m) continue;

@@ -9,8 +9,10 @@
 namespace gio {
 namespace stream_launch {
 namespace {
+// 512 lanes need at most 128 registers each: without the bound ptxas gave some pairs 250, and the
+// launch would fail.
 template <typename T, typename Op>
-__global__ void k_push(int t, T* dest, const T* source, size_t nreduce, uint8_t* area, size_t chunk, uint64_t seq) {
+__global__ void __launch_bounds__(kDataThreads) k_push(int t, T* dest, const T* source, size_t nreduce, uint8_t* area, size_t chunk, uint64_t seq) {
   dev::stream::reduce_push<T, Op>(t, dest, source, nreduce, area, chunk, seq);
 }
 

@@ -101,6 +101,8 @@ config config_load() {
   if (c.GIO_COLL_WORK_GROUPS > 65535)  // a grid's x dimension on every platform; 0 is auto
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_COLL_WORK_GROUPS=%llu is outside [1, 65535] (or auto)",
           (unsigned long long)c.GIO_COLL_WORK_GROUPS);
+  if (c.GIO_COLL_REDUCE != "auto" && c.GIO_COLL_REDUCE != "pull" && c.GIO_COLL_REDUCE != "push")
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_COLL_REDUCE=\"%s\" is not one of auto, pull, push", c.GIO_COLL_REDUCE.c_str());
   if (c.GIO_NUM_CONTEXTS < 1 || c.GIO_NUM_CONTEXTS > 511)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu is outside [1, 511]",
           (unsigned long long)c.GIO_NUM_CONTEXTS);

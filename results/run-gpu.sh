@@ -407,6 +407,12 @@ if has coll4; then  # collectives at 2 and 4 PEs: GIO and NVSHMEM (work-group sc
       bin=$(bench_bin $impl) && GIO_SYMMETRIC_SIZE=$heap NVSHMEM_SYMMETRIC_SIZE=$heap T=${CT:-150} run $B/giorun -n $np $bin coll \
         --scopes ${CSCOPES:-wg,stream} ${COLL_ARGS:-} --json "$out/$impl-coll-np$np.jsonl" > "$out/$impl-coll-np$np.txt" 2>&1
     done
+    # CREDUCE="pull push": GIO's again with each GIO_COLL_REDUCE (the stream all-reduce's kernel; the
+    # run above is auto), into gio-<value>-coll-np<N>.*, for an A/B on one machine.
+    for red in ${CREDUCE:-}; do
+      GIO_COLL_REDUCE=$red GIO_SYMMETRIC_SIZE=$heap T=${CT:-150} run $B/giorun -n $np $B/gio-bench coll \
+        --scopes ${CSCOPES:-wg,stream} ${COLL_ARGS:-} --json "$out/gio-$red-coll-np$np.jsonl" > "$out/gio-$red-coll-np$np.txt" 2>&1
+    done
     [[ -x $B/gio-bench-nccl ]] && T=120 run $B/giorun -n $np $B/gio-bench-nccl coll ${COLL_ARGS:-} --json "$out/nccl-coll-np$np.jsonl" \
       > "$out/nccl-coll-np$np.txt" 2>&1
   done

@@ -11,6 +11,21 @@ namespace gio {
 
 enum class stream_op : int { sync, barrier, broadcast, fcollect, alltoall, reduce };
 
+// The push reduction's symmetric area (SHMEM_TEAM_WORLD's; device/coll/stream_push.h says how it
+// is used): GIO_COLL_REDUCE_SCRATCH bytes of chunk slots after two flag tables, ready[g][i]
+// (written by member i into this PE's table once a chunk of work-group g's slot from i is full)
+// and credit[g][j] (written by member j once it has folded a chunk this PE sent it). Only
+// SHMEM_TEAM_WORLD pushes: one area per team slot would cost GIO_MAX_TEAMS times the scratch, and
+// a collective on one team at a time is what keeps the area to one call. Other teams pull.
+constexpr int kPushMaxPes = 8;            // members a push reduction takes (one NVLink/xGMI node)
+constexpr unsigned kPushMaxGroups = 1024;  // work-groups of one push kernel (flag rows)
+constexpr unsigned kPushDepth = 4;         // chunk slots per (work-group, source) ring
+constexpr unsigned kPushAhead = 2;         // chunks a producer runs ahead of its own fold (1..depth-1)
+constexpr size_t kPushFlagBytes = (size_t)kPushMaxGroups * kPushMaxPes * 8;  // one table
+constexpr size_t kPushDataOffset = 2 * kPushFlagBytes;  // the chunk slots start here
+static_assert(kPushAhead >= 1 && kPushAhead < kPushDepth, "a producer waits for no chunk of its own round");
+static_assert(kPushDataOffset % 256 == 0, "chunk slots start vector-aligned");
+
 // Reduction operands as the kernels fold them. Bitwise operations and wrapping sums and products
 // give the same bits for a signed and an unsigned integer of one size, so only max and min need
 // the signed kinds: 48 (kind, op) kernels serve the 1.5 table's 165 routines.
@@ -34,6 +49,12 @@ struct stream_coll {
   bool all_p2p = false;
   bool small = false;
   unsigned work_groups = 0;  // GIO_COLL_WORK_GROUPS; 0 = the GPU's multiprocessors (host: 4)
+  // reduce: the push kernel may run (GIO_COLL_REDUCE, the team is SHMEM_TEAM_WORLD with an area);
+  // the launcher still pulls where the scratch cannot hold a useful chunk.
+  bool push = false;
+  void* push_area = nullptr;  // this PE's copy of the area (flags, then push_scratch bytes)
+  size_t push_scratch = 0;
+  uint64_t push_seq = 0;      // this call's number among the world's push reductions (from 1)
 };
 
 // Enqueues the collective on `stream` (the platform's hipStream_t / cudaStream_t; nullptr: the

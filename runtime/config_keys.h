@@ -49,6 +49,15 @@
   X(GIO_COLL_WORK_GROUPS, U64, "auto",                                                             \
     "stream collectives (shmemx_*_on_stream) on all-p2p teams: work-groups of the data kernel; "    \
     "auto (or 0) = the GPU's multiprocessors (4 on the host platform); at most 65535")             \
+  X(GIO_COLL_REDUCE, STR, "auto",                                                                  \
+    "stream reductions on SHMEM_TEAM_WORLD when every member pair is p2p and the call is past LL: " \
+    "pull (each member loads its share from every member's source) | push (sources are stored "     \
+    "into the owners' scratch, owners fold locally and store the result) | auto (push on 3 to 8 "   \
+    "members, pull on 2)")                                                                         \
+  X(GIO_COLL_REDUCE_SCRATCH, U64, "auto",                                                          \
+    "push reductions: bytes of chunk slots per PE, taken from the symmetric heap at init (with "    \
+    "128 KiB of flags); a chunk is this / (work-groups x (members - 1) x 4); auto (or 0) = 64M, at "  \
+    "most 1/16 of the heap; at least 4K; none is taken with GIO_COLL_REDUCE=pull")          \
   X(GIO_NUM_CONTEXTS, U64, "64", "work-group contexts available to shmemx_wg_ctx_create (max 511)") \
   X(GIO_BOOTSTRAP, STR, "auto",                                                                   \
     "how PEs find each other: auto (MPI under mpirun/mpiexec or when the application initialized "  \

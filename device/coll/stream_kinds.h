@@ -82,9 +82,12 @@ bool with_pair(stream_kind k, stream_rop o, F f) {
   return false;
 }
 
-// The reduction launchers: the multi-work-group fold on all-p2p teams (stream_reduce.cpp), and
-// the one-work-group device reduction, which works over every transport (stream_reduce_wg.cpp).
+// The reduction launchers: the multi-work-group fold on all-p2p teams (stream_reduce.cpp), its
+// push form on SHMEM_TEAM_WORLD (stream_reduce_push.cpp: the fold where the push area cannot
+// serve the call), and the one-work-group device reduction, which works over every transport
+// (stream_reduce_wg.cpp).
 const char* reduce_fold(const stream_coll& c, hipStream_t s, unsigned groups);
+const char* reduce_push(const stream_coll& c, hipStream_t s, unsigned groups);
 const char* reduce_wg(const stream_coll& c, hipStream_t s);
 
 }  // namespace stream_launch

@@ -4,9 +4,9 @@
 // Order on the stream, all-p2p teams above the LL size:
 //   1. team sync (one work-group): every member has reached this collective on its own stream,
 //      so what ran before it there (the last reader of its dest, the writer of its source) is done;
-//   2. the data kernel (stream_dev.h, stream_fold.h): G work-groups store straight into the
-//      members' dests, each thread ending with a system-scope fence (a broadcast: two kernels
-//      with a team sync between them);
+//   2. the data kernel (stream_dev.h, stream_fold.h, stream_push.h): G work-groups store
+//      straight into the members' dests, each thread ending with a system-scope fence (a
+//      broadcast: two kernels with a team sync between them);
 //   3. team sync: every member's stores into this PE's dest are visible once it returns, and no
 //      member reads this PE's source any more, so the next work on the stream may touch both.
 // Small messages on all-p2p teams take the one-work-group device collective alone: its LL
@@ -122,7 +122,8 @@ const char* stream_coll_launch(const stream_coll& c, void* stream) {
   }
   if ((err = sync(c.team, c.op, s))) return err;
   if (c.op == stream_op::reduce) {
-    err = reduce_fold(c, s, groups_for(c, 2 * c.bytes));
+    const unsigned groups = groups_for(c, 2 * c.bytes);
+    err = c.push ? reduce_push(c, s, groups) : reduce_fold(c, s, groups);
   } else {
     // A broadcast's second pull reads what the first left in the other members' dests: a team
     // sync between them. Two members take the whole buffer in the first (stream_dev.h).

@@ -39,6 +39,13 @@ struct coll_state {
   std::mutex lock;          // teams[] and ctx_team against concurrent queries, creation and destruction
   std::mutex create_lock;   // one team creation at a time on this PE (see team_split.cpp)
   std::vector<int> ctx_team;  // team of each host context (by gio_ctx_v1::index)
+  // The push reductions' area on SHMEM_TEAM_WORLD (runtime/coll_stream.h): flags, then
+  // push_scratch bytes of chunk slots; nullptr where no push can run (GIO_COLL_REDUCE=pull, 1 PE,
+  // more than kPushMaxPes). push_seq numbers the calls, the same on every PE since every member
+  // makes the world's collectives in one order; flags carry it, so none is reset between calls.
+  uint8_t* push_area = nullptr;
+  size_t push_scratch = 0;
+  uint64_t push_seq = 0;
 };
 
 // What one collective call runs over.

@@ -6,6 +6,7 @@
 #include "host/coll/coll.h"
 #include "host/log.h"
 #include "host/runtime.h"
+#include "runtime/coll_stream.h"
 
 namespace gio {
 
@@ -67,6 +68,42 @@ void team_install(runtime& r, int slot, std::vector<int> members, const shmem_te
   publish_slot(r, slot);
 }
 
+// The push reductions' area (runtime/coll_stream.h), taken at init so it has the same offset on
+// every PE without a collective allocation in the middle of a stream call. 64 MiB by default on
+// GPUs: at 4 members and 132 work-groups that is 4 slots of 42 KiB per (work-group, source), about
+// what a work-group moves per source in the time a flag takes to cross the link a few times, so
+// a producer rarely waits for a slot; it is 6 % of the default 1 GiB heap, and at most 1/16 of any.
+// Every PE must take the same area (or none), or the heap's later blocks would not be symmetric.
+static void push_area_init(runtime& r, coll_state& c) {
+  uint64_t scratch = 0;
+  if (r.cfg.GIO_COLL_REDUCE != "pull" && r.n_pes >= 2 && r.n_pes <= kPushMaxPes) {
+    scratch = r.cfg.GIO_COLL_REDUCE_SCRATCH;
+    if (scratch && (scratch < 4096 || scratch > r.heap_size / 2))
+      fatal(GIO_ERR_ARG, "shmem_init", "GIO_COLL_REDUCE_SCRATCH=%llu is outside [4K, half the heap (%llu)]",
+            (unsigned long long)scratch, (unsigned long long)(r.heap_size / 2));
+    // auto: none in a heap under 2 MiB, where the flags alone would pass 1/16 of it.
+    if (!scratch) scratch = r.heap_size / 16 < kPushDataOffset ? 0 : std::min<uint64_t>(64ull << 20, r.heap_size / 16);
+    scratch = scratch / 256 * 256;
+  }
+  uint64_t lo, hi;
+  boot::minmax_u64(scratch, &lo, &hi, "shmem_init (push reduction scratch)");
+  if (lo != hi)
+    fatal(GIO_ERR_COLLECTIVE, "shmem_init",
+          "the push reductions' scratch differs between PEs (from %llu to %llu bytes; 0 = none): set the same "
+          "GIO_COLL_REDUCE and GIO_COLL_REDUCE_SCRATCH everywhere",
+          (unsigned long long)lo, (unsigned long long)hi);
+  if (!scratch) return;
+  auto off = r.alloc->alloc(kPushDataOffset + scratch, GIO_HEAP_MIN_ALIGN);
+  if (!off)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_COLL_REDUCE_SCRATCH=%llu does not fit the symmetric heap (%llu bytes)",
+          (unsigned long long)scratch, (unsigned long long)r.heap_size);
+  c.push_area = r.heap + *off;
+  c.push_scratch = scratch;
+  // Flags start below every call's number; the slots need no clearing.
+  const std::vector<uint8_t> zeros(kPushDataOffset, 0);
+  gpu::copy(c.push_area, zeros.data(), zeros.size(), "shmem_init");
+}
+
 void coll_init(runtime& r) {
   r.coll.reset(new coll_state);
   coll_state& c = *r.coll;
@@ -91,6 +128,7 @@ void coll_init(runtime& r) {
     gpu::copy(c.table, zeros.data(), bytes, "shmem_init");
   }
   c.ctx_team.assign(GIO_MAX_CTX, SHMEM_TEAM_WORLD);
+  push_area_init(r, c);
 
   std::vector<int> world(r.n_pes), shared;
   for (int pe = 0; pe < r.n_pes; ++pe) world[pe] = pe;

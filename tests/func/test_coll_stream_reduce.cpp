@@ -3,7 +3,8 @@
 // and products, at 0, 1, 7, 16 and 4097 elements; dest and source at offsets that give the
 // kernels' vector, element-store and scalar paths; in place; and back-to-back reductions on one
 // stream that rewrite the source and poison dest between rounds (a member reads every source,
-// so the exit sync must hold each source until every member is done with it).
+// so the exit sync must hold each source until every member is done with it); calls many times the
+// push reduction's chunk, and back-to-back calls of changing sizes (flags reused across calls).
 #include <complex>
 #include <string>
 
@@ -129,6 +130,84 @@ TEST(CollStreamReduce, FloatingAndComplex) {
                                     shmemx_complexd_sum_reduce_on_stream);
   every_shape<std::complex<float>>("shmemx_complexf_prod_reduce_on_stream", op::prod,
                                    shmemx_complexf_prod_reduce_on_stream);
+}
+
+// Past one chunk of the push reduction's slots (ctest's push runs set GIO_COLL_REDUCE_SCRATCH=16K:
+// chunks of a few hundred bytes, so one call goes many times round every slot ring and most slices
+// end in a partial chunk): odd counts of 1- and 16-byte types, in place and with a dest misaligned
+// against the source. On other runs, the same over the default scratch or the pull.
+TEST(CollStreamReduce, ManyChunks) {
+  stream_guard st;
+  const size_t counts[] = {20011, 65537};
+  const sym<uint8_t> src(65537 * 16 + 64), dst(65537 * 16 + 64);
+  for (size_t count : counts) {
+    for (int shape = 0; shape < 3; ++shape) {
+      const size_t soff = shape ? 16 : 0, doff = shape == 1 ? 24 : 0;
+      const bool in_place = shape == 2;
+      check<int8_t>("shmemx_int8_sum_reduce_on_stream", op::sum, shmemx_int8_sum_reduce_on_stream, count, soff,
+                    doff + 1, in_place, st.s, src, dst);
+      check<int8_t>("shmemx_int8_max_reduce_on_stream", op::max, shmemx_int8_max_reduce_on_stream, count, soff, doff,
+                    in_place, st.s, src, dst);
+      check<std::complex<double>>("shmemx_complexd_sum_reduce_on_stream", op::sum,
+                                  shmemx_complexd_sum_reduce_on_stream, count, soff, doff, in_place, st.s, src, dst);
+      check<std::complex<float>>("shmemx_complexf_prod_reduce_on_stream", op::prod,
+                                 shmemx_complexf_prod_reduce_on_stream, count / 4, soff, doff, in_place, st.s, src,
+                                 dst);
+      check<double>("shmemx_double_sum_reduce_on_stream", op::sum, shmemx_double_sum_reduce_on_stream, count, soff,
+                    doff, in_place, st.s, src, dst);
+    }
+  }
+}
+
+// Reductions of changing sizes, types and shapes queued on one stream with no host wait between
+// them: each push call runs a different number of work-groups and chunks per slice over the same
+// flags and slots, which only the call number in the flags and the syncs around each call keep
+// apart; the 5-element call takes LL, which must leave the push's flags as they are.
+TEST(CollStreamReduce, BackToBackSizes) {
+  stream_guard st;
+  const int n = npes();
+  const size_t counts[] = {30011, 5, 1001, 65536, 30011, 3, 47};
+  const int rounds = (int)(sizeof counts / sizeof counts[0]);
+  const size_t most = 65536;
+  sym<float> src(most), dst(most);
+  sym<int8_t> bsrc(most), bdst(most);
+  std::vector<std::vector<float>> in(rounds), out(rounds);
+  std::vector<std::vector<int8_t>> bin(rounds), bout(rounds);
+  for (int r = 0; r < rounds; ++r) {
+    in[r].resize(counts[r]), out[r].resize(counts[r]), bin[r].resize(counts[r]), bout[r].resize(counts[r]);
+    for (size_t i = 0; i < counts[r]; ++i) {
+      in[r][i] = (float)((me() + 1) * (r + 1) + (int)(i % 17));
+      bin[r][i] = (int8_t)((me() * 37 + r * 11 + (int)(i % 29)) % 120 - 60);
+    }
+  }
+  shmem_barrier_all();
+  for (int r = 0; r < rounds; ++r) {
+    const size_t c = counts[r];
+    const bool in_place = r % 2 == 1;
+    float* d = in_place ? src.get() : dst.get();
+    HIP_OK(hipMemcpyAsync(src.get(), in[r].data(), c * sizeof(float), hipMemcpyHostToDevice, st.s));
+    if (!in_place) HIP_OK(hipMemsetAsync(dst.get(), 0xff, c * sizeof(float), st.s));
+    ASSERT_EQ(shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, d, src.get(), c, st.s), 0);
+    HIP_OK(hipMemcpyAsync(out[r].data(), d, c * sizeof(float), hipMemcpyDeviceToHost, st.s));
+    HIP_OK(hipMemcpyAsync(bsrc.get(), bin[r].data(), c, hipMemcpyHostToDevice, st.s));
+    HIP_OK(hipMemsetAsync(bdst.get(), 0x7f, c, st.s));
+    ASSERT_EQ(shmemx_int8_max_reduce_on_stream(SHMEM_TEAM_WORLD, bdst.get(), bsrc.get(), c, st.s), 0);
+    HIP_OK(hipMemcpyAsync(bout[r].data(), bdst.get(), c, hipMemcpyDeviceToHost, st.s));
+  }
+  HIP_OK(hipStreamSynchronize(st.s));
+  for (int r = 0; r < rounds; ++r)
+    for (size_t i = 0; i < counts[r]; ++i) {
+      float want = 0;
+      int8_t bwant = -128;
+      for (int k = 0; k < n; ++k) {
+        want += (float)((k + 1) * (r + 1) + (int)(i % 17));
+        const int8_t b = (int8_t)((k * 37 + r * 11 + (int)(i % 29)) % 120 - 60);
+        if (b > bwant) bwant = b;
+      }
+      ASSERT_EQ(out[r][i], want) << "round " << r << " (" << counts[r] << " floats), element " << i;
+      ASSERT_EQ(bout[r][i], bwant) << "round " << r << " (" << counts[r] << " int8), element " << i;
+    }
+  shmem_barrier_all();
 }
 
 // Rounds queued on one stream: rewrite the source, poison dest, reduce, keep a copy.

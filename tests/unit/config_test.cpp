@@ -123,6 +123,22 @@ TEST(ConfigDeathTest, CollWorkGroupsIsBounded) {
       "shmem_init.*GIO_COLL_WORK_GROUPS=70000 is outside \\[1, 65535\\] \\(or auto\\)");
 }
 
+// The stream reductions' algorithm (GIO_COLL_REDUCE) is one of three words; another is refused at
+// init, naming the key, the value and the choices. Its scratch defaults to auto (0).
+TEST(ConfigDeathTest, CollReduceIsChecked) {
+  unsetenv("GIO_COLL_REDUCE");
+  unsetenv("GIO_COLL_REDUCE_SCRATCH");
+  const gio::config c = gio::config_load();
+  EXPECT_EQ(c.GIO_COLL_REDUCE, "auto");
+  EXPECT_EQ(c.GIO_COLL_REDUCE_SCRATCH, 0u);
+  EXPECT_EXIT(
+      {
+        setenv("GIO_COLL_REDUCE", "fast", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "shmem_init.*GIO_COLL_REDUCE=\"fast\" is not one of auto, pull, push");
+}
+
 // GIO_QUEUE_MEM was removed (device-memory queues could be served by neither the softnic nor the
 // untested ConnectX path): it is no longer printed by gio-info, and setting it warns instead of
 // passing unnoticed.

@@ -242,6 +242,16 @@ const host_case kHostCases[] = {
      }},
     {"stream_coll_invalid_team",
      [] { pe0_only(); (void)shmemx_team_sync_on_stream(SHMEM_TEAM_INVALID, nullptr); }},
+    // Members that reduce different lengths (an erroneous program) with GIO_COLL_REDUCE=push: PE 0's
+    // work-group waits for chunks PE 1 never sends, and must stop naming the member and the chunk.
+    {"stream_push_mismatch",
+     [] {
+       shmem_init();
+       float* s = (float*)shmem_calloc(1u << 16, sizeof(float));
+       (void)shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, s, s, shmem_my_pe() == 0 ? 1u << 16 : 1u << 12,
+                                               nullptr);
+       (void)hipDeviceSynchronize();
+     }},
     // PE 1 never joins: PE 0's sync must end with a message, not hang.
     {"coll_sync_timeout", [] { pe0_only(); (void)shmem_team_sync(SHMEM_TEAM_WORLD); }},
     // GIO_SYMMETRIC_SIZE=4M: 3M fits once, not twice. Collective, so every PE reports.

@@ -238,7 +238,7 @@ GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t
       // SET is a plain system-scope store and ADD a fire-and-forget reduction (no round trip).
       plat::fence_release_system();
       if (op == 1 /* SHMEM_SIGNAL_ADD */)
-        plat::atomic_fetch_add(p, (unsigned long long)value);
+        plat::red_add_system(p, (unsigned long long)value);
       else
         plat::store_relaxed_system(p, (unsigned long long)value);
       return;

@@ -61,7 +61,7 @@ GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me
   for (int k = 1, i = me + 1; k < n; ++k, ++i) {
     if (i == n) i = 0;
     const int pe = (int)((members >> (8 * i)) & 0xff);
-    plat::atomic_fetch_add((unsigned long long*)p2p::remote(st, &tm.sync[0], pe), 1ull);
+    plat::red_add_system((unsigned long long*)p2p::remote(st, &tm.sync[0], pe), 1ull);
   }
   uint64_t seen = 0;
   bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[0])) >= need; },

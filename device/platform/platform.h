@@ -354,6 +354,22 @@ GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   ::gio::host::wave_step();
 #endif
 }
+// Adds v to an 8-byte word another GPU or the CPU may poll, with nothing coming back (ordering from
+// a fence before it). On cuda one `red`: atomicAdd_system with its result unused compiled to a
+// returning ATOMG inside GIO's signal paths (REDG only in a plain kernel).
+GIO_DFN void red_add_system(unsigned long long* p, unsigned long long v) {
+#if defined(GIO_PLATFORM_HIP)
+  (void)__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif defined(GIO_PLATFORM_CUDA)
+  // In the global space: a generic red compiled to a returning ATOM (behind a shared-window test).
+  asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "l"(v) : "memory");
+#else
+  // Sequentially consistent, as the host's other RMWs: ThreadSanitizer ignores the standalone
+  // fence before it, and sees the release here.
+  __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+  ::gio::host::wave_step();
+#endif
+}
 // An 8-byte store that publishes this thread's earlier stores to a CPU thread polling the word
 // (a proxy command's sequence word): system-scope release fence, then the store. On the host
 // platform one release store, the form ThreadSanitizer models.

@@ -10,6 +10,8 @@
 //   fence+st:   fence.acq_rel.sys, then st.relaxed.sys into the slot, acquire spin (GIO's SET)
 //   fence+red:  fence.acq_rel.sys, then red.add.sys on one counter per GPU, acquire spin on
 //               counter >= n-1 more (GIO's team sync)
+//   fence+atom: as fence+red, but a returning atom.add.sys whose result is not used (what GIO's
+//               signal adds compiled to before red_add_system: ATOMG, not REDG)
 //   red.rel:    red.release.sys.add, acquire spin
 //   gpu-fence:  fence.acq_rel.gpu, then st.relaxed.sys (too weak for the model across GPUs;
 //               shown for the cost only)
@@ -31,7 +33,7 @@ __device__ __forceinline__ uint64_t gt() { uint64_t t; asm volatile("mov.u64 %0,
 __device__ __forceinline__ uint64_t ld_relaxed(const uint64_t* p) { uint64_t x; asm volatile("ld.relaxed.sys.u64 %0, [%1];" : "=l"(x) : "l"(p) : "memory"); return x; }
 __device__ __forceinline__ uint64_t ld_acquire(const uint64_t* p) { uint64_t x; asm volatile("ld.acquire.sys.u64 %0, [%1];" : "=l"(x) : "l"(p) : "memory"); return x; }
 
-enum kind { K_PLAIN, K_VOLATILE, K_REL_STORE, K_FENCE_STORE, K_FENCE_RED, K_RED_REL, K_GPU_FENCE };
+enum kind { K_PLAIN, K_VOLATILE, K_REL_STORE, K_FENCE_STORE, K_FENCE_RED, K_FENCE_ATOM, K_RED_REL, K_GPU_FENCE };
 
 template <int K, bool STORES>
 __global__ void k_sync(int me, int n, peers p, uint32_t iters, uint64_t* data, uint64_t* out_ns) {
@@ -56,13 +58,17 @@ __global__ void k_sync(int me, int n, peers p, uint32_t iters, uint64_t* data, u
         } else if (K == K_FENCE_RED) {
           if (k == 1) asm volatile("fence.acq_rel.sys;" ::: "memory");
           asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(c), "l"(1ull) : "memory");
+        } else if (K == K_FENCE_ATOM) {
+          if (k == 1) asm volatile("fence.acq_rel.sys;" ::: "memory");
+          uint64_t old;
+          asm volatile("atom.relaxed.sys.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(c), "l"(1ull) : "memory");
         } else if (K == K_RED_REL) asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(c), "l"(1ull) : "memory");
         else {
           if (k == 1) asm volatile("fence.acq_rel.gpu;" ::: "memory");
           asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(s), "l"(epoch) : "memory");
         }
       }
-      if (K == K_FENCE_RED || K == K_RED_REL) {
+      if (K == K_FENCE_RED || K == K_FENCE_ATOM || K == K_RED_REL) {
         consumed += n - 1;
         while (ld_acquire(mine + 64) < consumed) {}
       } else {
@@ -118,6 +124,7 @@ int main(int argc, char** argv) {
     run(n, k_sync<K_REL_STORE, false>, "st.release.sys / acquire");
     run(n, k_sync<K_FENCE_STORE, false>, "fence.sys + st (GIO SET)");
     run(n, k_sync<K_FENCE_RED, false>, "fence.sys + red.add (GIO sync)");
+    run(n, k_sync<K_FENCE_ATOM, false>, "fence.sys + atom.add, result unused");
     run(n, k_sync<K_RED_REL, false>, "red.release.sys.add");
     run(n, k_sync<K_GPU_FENCE, false>, "fence.gpu + st (cost only)");
     run(n, k_sync<K_VOLATILE, true>, "volatile +stores");

@@ -185,7 +185,13 @@ TEST(HostWait, GenericNames) {
 TEST(HostWait, FlagSetByRunningKernel) {
   sym<uint64_t> go(1), done(1), ack(1);
   sym<int> value(1);
+  // A new host thread starts on device 0 (cuda, hip): it must take this PE's GPU, where shmem_init
+  // filled the kernels' state. Without it, every PE but the one on GPU 0 launched onto another GPU
+  // (4xH200: "shmem_my_pe called in a kernel before shmem_init", then a launch failure).
+  int dev = 0;
+  ASSERT_EQ(hipGetDevice(&dev), hipSuccess);
   std::thread launcher([&] {
+    EXPECT_EQ(hipSetDevice(dev), hipSuccess);
     hipLaunchKernelGGL(set_while_running, dim3(1), dim3(1), 0, 0, go.get(), done.get(), value.get(), ack.get());
     EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
   });

@@ -2,6 +2,7 @@
 // aligned and unaligned; typed put/get/p/g for every standard RMA type; sized put/get; host-side
 // RMA. Bytes are verified exactly, including the guard bytes around each destination.
 #include <algorithm>
+#include <string>
 
 #include "gio_test.h"
 
@@ -108,11 +109,12 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
     }
 }
 
-// A small cooperative put or get moves at most one word per lane (device/p2p/copy.h copy_lane_word),
-// the widest word that divides both addresses and n; past lanes x that word it takes the general
-// copy. Sizes on both sides of that bound for each word width, in a work-group of 48 threads: a
+// A small cooperative put or get moves at most S::inline_words words per lane (device/p2p/copy.h
+// copy_lane_words: 4 at wave scope, 1 at work-group scope), the widest word that divides both
+// addresses and n; past lanes x that many words it takes the general copy. Sizes on both sides of
+// each multiple of lanes x word up to five, for each word width, in a work-group of 48 threads: a
 // work-group that is not a whole number of waves, and at wave scope its last wave (16 lanes).
-TEST(RmaCooperative, OneWordPerLaneBounds) {
+TEST(RmaCooperative, WordsPerLaneBounds) {
   const unsigned block = 48, wave_lanes = 16;  // (on 64-lane waves: one wave of 48)
   sym<uint8_t> symbuf(kMax);
   dbuf<uint8_t> local(kMax);
@@ -120,13 +122,92 @@ TEST(RmaCooperative, OneWordPerLaneBounds) {
   for (int scope : {WAVE, WG}) {
     const size_t lanes = scope == WAVE ? wave_lanes : block;
     for (size_t w : {16, 8, 4, 2, 1})
-      for (size_t n : {w, lanes * w - w, lanes * w, lanes * w + w, lanes * w + 1})
-        for (bool get : {false, true}) {
-          const bool nbi = (salt & 1) != 0;
-          // Offsets of w (both sides) keep w as the widest common word unless n says less.
-          check_transfer(scope, get, nbi, n, w % 16, w % 16, symbuf, local, salt++, block, scope == WAVE);
-        }
+      for (size_t k : {1, 2, 4, 5})
+        for (size_t n : {w, k * lanes * w - w, k * lanes * w, k * lanes * w + w, k * lanes * w + 1})
+          for (bool get : {false, true}) {
+            const bool nbi = (salt & 1) != 0;
+            // Offsets of w (both sides) keep w as the widest common word unless n says less.
+            check_transfer(scope, get, nbi, n, w % 16, w % 16, symbuf, local, salt++, block, scope == WAVE);
+          }
   }
+}
+
+// Every size from 1 byte to past a wave's inline limit (device/p2p/copy.h copy_lane_words: up to
+// scope_wave::inline_words words per lane, 2 KiB for 32 lanes of 16-byte words), each to its own
+// slot of one buffer, in one kernel per case: sizes just under, at and over every multiple of
+// lanes x word, with the lanes of a full wave, of a partial last wave (16 lanes) and of work-groups
+// of 48 and 256 threads, at offsets that keep 16-, 8-, 4-, 2- and 1-byte words.
+__global__ void sweep_kernel(int scope, bool get, bool nbi, uint8_t* dst, const uint8_t* src, size_t first,
+                             size_t last, size_t stride, int pe, bool last_wave) {
+  const unsigned wave = last_wave ? (blockDim.x - 1) / (unsigned)warpSize : 0;
+  if (scope == WAVE && threadIdx.x / (unsigned)warpSize != wave) return;
+  for (size_t n = first; n <= last; ++n) {
+    uint8_t* d = dst + (n - first) * stride;
+    if (scope == WAVE) {
+      if (get)
+        nbi ? shmemx_getmem_nbi_wave(d, src, n, pe) : shmemx_getmem_wave(d, src, n, pe);
+      else
+        nbi ? shmemx_putmem_nbi_wave(d, src, n, pe) : shmemx_putmem_wave(d, src, n, pe);
+    } else {
+      if (get)
+        nbi ? shmemx_getmem_nbi_wg(d, src, n, pe) : shmemx_getmem_wg(d, src, n, pe);
+      else
+        nbi ? shmemx_putmem_nbi_wg(d, src, n, pe) : shmemx_putmem_wg(d, src, n, pe);
+    }
+  }
+  if (threadIdx.x % (unsigned)warpSize == 0) shmem_quiet();
+}
+
+// (p2p only: the inline copy is p2p's, and over gda or the proxy the sweep took 27 s and more.)
+TEST(RmaCooperative, EverySizeAcrossTheInlineLimits) {
+  if (std::string(shmemx_transport_name(next_pe())) != "p2p") GTEST_SKIP() << "the next PE is not reached over p2p";
+  const size_t first = 1, last = 2048 + 80, stride = last + 48, slots = last - first + 1;
+  const size_t span = slots * stride;
+  sym<uint8_t> symbuf(span);
+  dbuf<uint8_t> local(span);
+  struct shape {
+    int scope;
+    unsigned block;
+    bool last_wave;
+  };
+  unsigned salt = 11;
+  for (shape sh : {shape{WAVE, 64, false}, shape{WAVE, 48, true}, shape{WG, 48, false}, shape{WG, 256, false}})
+    for (auto offs : {std::make_pair(0, 0), std::make_pair(8, 8), std::make_pair(4, 12), std::make_pair(2, 6),
+                      std::make_pair(3, 3), std::make_pair(1, 6)})
+      for (bool get : {false, true}) {
+        const bool nbi = (salt & 1) != 0;
+        const size_t soff = offs.first, doff = offs.second;
+        std::vector<uint8_t> src(last + soff);
+        for (size_t i = 0; i < src.size(); ++i) src[i] = pattern(me(), i, salt);
+        const std::vector<uint8_t> zero(span, 0);
+        HIP_OK(hipMemcpy(get ? (void*)symbuf.get() : (void*)local.get(), src.data(), src.size(), hipMemcpyHostToDevice));
+        HIP_OK(hipMemcpy(get ? (void*)local.get() : (void*)symbuf.get(), zero.data(), span, hipMemcpyHostToDevice));
+        shmem_barrier_all();
+        uint8_t* dst = (get ? local.get() : symbuf.get()) + doff;
+        const uint8_t* s = (get ? symbuf.get() : local.get()) + soff;
+        hipLaunchKernelGGL(sweep_kernel, dim3(1), dim3(sh.block), 0, 0, sh.scope, get, nbi, dst, s, first, last,
+                           stride, next_pe(), sh.last_wave);
+        ASSERT_TRUE(synced());
+        shmem_barrier_all();
+        std::vector<uint8_t> got(span);
+        HIP_OK(hipMemcpy(got.data(), get ? (void*)local.get() : (void*)symbuf.get(), span, hipMemcpyDeviceToHost));
+        const int from = get ? next_pe() : prev_pe();
+        size_t bad_sizes = 0, first_bad = 0;
+        for (size_t n = first; n <= last; ++n) {
+          const uint8_t* slot = got.data() + (n - first) * stride;
+          for (size_t i = 0; i < stride; ++i) {
+            const bool inside = i >= doff && i < doff + n;
+            if (slot[i] != (inside ? pattern(from, i - doff + soff, salt) : 0)) {
+              if (!bad_sizes++) first_bad = n;
+              break;
+            }
+          }
+        }
+        EXPECT_EQ(bad_sizes, 0u) << (get ? "get" : "put") << (nbi ? "_nbi" : "") << " scope " << sh.scope
+                                 << " block " << sh.block << (sh.last_wave ? " last wave" : "") << " src_off=" << soff
+                                 << " dst_off=" << doff << ": first wrong size " << first_bad;
+        ++salt;
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScopes, RmaScopes, ::testing::Values(THREAD, WAVE, WG),

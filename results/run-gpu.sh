@@ -20,6 +20,10 @@ export GIO_SYMMETRIC_SIZE=4G NVSHMEM_SYMMETRIC_SIZE=4G NVSHMEM_DISABLE_NVLS=1 NC
 nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
+# ctest --stop-time for a ctest under `timeout S`: 15 s before the kill, so ctest itself ends the
+# cases still running and prints its summary (killed by `timeout`, it left a log cut off after 2 of
+# 151 cases in session 19: its output is buffered).
+stop_in() { date -d "+$(($1 - 15)) seconds" +%H:%M:%S; }
 has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
 # gio-bench, or its NVSHMEM twin when that was built (fails otherwise): bench_bin gio|nvshmem
 bench_bin() { local b=$B/gio-bench; [[ $1 == nvshmem ]] && b=$B/gio-bench-nvshmem; [[ -x $b ]] && echo "$b"; }
@@ -81,11 +85,11 @@ fi
 if has gdatests; then
   # One at a time: every np2 case runs on GPUs 0 and 1, and concurrent cases' spinning kernels
   # would time-slice against the softnic's atomic kernels.
-  (cd build-gpu && GIO_TIMEOUT_MS=20000 T=${GT:-200} run ctest -R "gda" -E "stress|fuzz|np4" --timeout 60 -j1 --output-on-failure) > "$out/ctest-gda.log" 2>&1
+  (cd build-gpu && GIO_TIMEOUT_MS=20000 T=${GT:-200} run ctest -R "gda" -E "stress|fuzz|np4" --timeout 60 -j1 --output-on-failure --stop-time "$(stop_in ${GT:-200})") > "$out/ctest-gda.log" 2>&1
   tail -12 "$out/ctest-gda.log"
 fi
 if has tests4; then  # the functional suite at 4 PEs, one GPU each (build with GIO_TEST_PES="2;4")
-  (cd build-gpu && T=${T4:-300} run ctest -R "np4" -E "${T4SKIP:-stress|fuzz}" --timeout 90 -j1 --output-on-failure) > "$out/ctest-np4.log" 2>&1
+  (cd build-gpu && T=${T4:-300} run ctest -R "np4" -E "${T4SKIP:-stress|fuzz}" --timeout 90 -j1 --output-on-failure --stop-time "$(stop_in ${T4:-300})") > "$out/ctest-np4.log" 2>&1
   tail -25 "$out/ctest-np4.log"
 fi
 if has jacobi4 && [[ -x $B/jacobi2d ]]; then  # weak (2K^2, 16K^2 per GPU) and strong (16384^2) at 1, 2, 4 GPUs
@@ -421,10 +425,10 @@ if has coll4; then  # collectives at 2 and 4 PEs: GIO and NVSHMEM (work-group sc
 fi
 if has suite3; then  # the cuda suite at 2 and 4 PEs (one GPU each) over p2p and the proxy, then gda one case at a time
   (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${ST3:-300} run ctest -R "\.(p2p|proxy|proxy_tcp|proxy_staged)\.np[24]" \
-     -E "stress|fuzz" --timeout 120 -j4 --output-on-failure) > "$out/ctest-suite3.log" 2>&1
+     -E "stress|fuzz" --timeout 120 -j4 --output-on-failure --stop-time "$(stop_in ${ST3:-300})") > "$out/ctest-suite3.log" 2>&1
   tail -12 "$out/ctest-suite3.log"
   (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${GT3:-240} run ctest -R "\.gda\.np[24]" -E "stress|fuzz" --timeout 120 -j1 \
-     --output-on-failure) > "$out/ctest-gda3.log" 2>&1
+     --output-on-failure --stop-time "$(stop_in ${GT3:-240})") > "$out/ctest-gda3.log" 2>&1
   tail -12 "$out/ctest-gda3.log"
 fi
 if has stress; then  # 64 work-groups x 100000 operations each over gda, one GPU per PE

@@ -66,10 +66,18 @@ GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me
   uint64_t seen = 0;
   bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[0])) >= need; },
                [&](unsigned long long ms) {
-                 GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d "
-                               "for the other %d members: counter %p is %llu, needs >= %llu\n",
-                               rt, st.my_pe, plat::wg_id(), ms, t, n - 1, (void*)&tm.sync[0],
-                               (unsigned long long)seen, (unsigned long long)need);
+                 // Two members: the one waited for. More: one signal each, counted together, so
+                 // the counter says how many are missing, not whose.
+                 if (n == 2)
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d "
+                                 "for PE %d: counter %p is %llu, needs >= %llu\n",
+                                 rt, st.my_pe, plat::wg_id(), ms, t, (int)((members >> (8 * (1 - me))) & 0xff),
+                                 (void*)&tm.sync[0], (unsigned long long)seen, (unsigned long long)need);
+                 else
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d "
+                                 "for a signal from each of the other %d members: counter %p is %llu, needs >= %llu\n",
+                                 rt, st.my_pe, plat::wg_id(), ms, t, n - 1, (void*)&tm.sync[0],
+                                 (unsigned long long)seen, (unsigned long long)need);
                });
   tm.consumed[0] = need;
 }

@@ -126,7 +126,11 @@ if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
   sanitized build-asan address,undefined "$asan_tests"
   # clang's TSan runtime: GCC 12's makes each fiber switch 25-35x dearer and dies past 8128
   # fibers (cmake/GIOSanitize.cmake); test_amo over gda took 695 s under it, 17 s under clang's.
-  sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+  # At most 64 work-groups of a launch run at once under TSan (GIO_HOST_MAX_WG, 512 elsewhere):
+  # each work-item is a fiber, and TSan keeps a trace per fiber. test_signal's full-GPU case
+  # launches as many work-groups as run at once (512 x 64 work-items) and held 4.2 GB per PE for
+  # 30 s; on CI that failed TSan's mmap (ENOMEM) in session 19's run. At 64: 1.4 GB, 17 ms.
+  GIO_HOST_MAX_WG=64 sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
 fi
 
 if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then

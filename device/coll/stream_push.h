@@ -51,25 +51,18 @@ GIO_DFN void push_flag_store(uint64_t* p, uint64_t v) {
 template <typename T, typename Op>
 GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_t* area, size_t chunk,
                          uint64_t seq) {
-  using E = typename rval<T>::type;
-  constexpr size_t K = 16 / sizeof(E);
-  struct alignas(16) vec {
-    E e[K];
-  };
+  using F = fold_view<T, Op>;
+  using vec = typename F::vec;
+  constexpr size_t K = F::K;
+  if (!F::has_vectors(source)) return reduce<T, Op>(t, dest, source, nreduce);  // element by element: pull
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];
   const int n = tm.n_pes, me = tm.my_pe;
   const unsigned g = plat::wg_id(), groups = gridDim.x;
   const unsigned lane = plat::wg_thread(), lanes = plat::wg_size();
-  const size_t hb = (16 - ((uintptr_t)source & 15)) & 15;
-  if (hb % sizeof(E)) return reduce<T, Op>(t, dest, source, nreduce);  // element by element: pull
   __shared__ uint8_t* base[kPushMaxPes];
-  for (int i = (int)lane; i < n; i += (int)lanes) base[i] = i == me ? st.heap_base : st.peer_base[tm.members[i]];
-  __syncthreads();
-  const size_t soff = (size_t)((const uint8_t*)source - st.heap_base);
-  const size_t doff = (size_t)((uint8_t*)dest - st.heap_base);
+  const F f(base, st, tm, dest, source, nreduce);
   const size_t aoff = (size_t)(area - st.heap_base);
-  auto dst = [&](int i) { return (E*)(base[i] + doff); };
   // Member m's flags and slots, as this PE maps them.
   auto ready = [&](int m, int i) { return (uint64_t*)(base[m] + aoff) + (size_t)g * kPushMaxPes + i; };
   auto credit = [&](int m, int j) {
@@ -80,19 +73,8 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
     const size_t d = (size_t)((i - m - 1 + n) % n);  // 0..n-2: the sources other than m
     return (vec*)(base[m] + aoff + kPushDataOffset) + (((size_t)g * (n - 1) + d) * kPushDepth + c % kPushDepth) * chunk;
   };
-
-  const size_t h = hb / sizeof(E) < nreduce ? hb / sizeof(E) : nreduce;
-  const size_t nv = (nreduce - h) / K, tail = h + nv * K;
   // Head and tail elements: one lane each loads them from every member, as the pull does.
-  auto fold_one = [&](size_t e) {
-    E acc = ((const E*)(base[0] + soff))[e];
-    for (int i = 1; i < n; ++i) acc = fold<T, Op>(acc, ((const E*)(base[i] + soff))[e]);
-    for (int k = 1; k <= n; ++k) dst((me + k) % n)[e] = acc;
-  };
-  if (me == 0 && g == 0)
-    for (size_t e = lane; e < h; e += lanes) fold_one(e);
-  if (me == n - 1 && g + 1 == groups)
-    for (size_t e = tail + lane; e < nreduce; e += lanes) fold_one(e);
+  f.fold_edges(g, groups, nreduce);
 
   // Slice g of every member's share (vectors from h) and its chunks, in shared memory: indexed by
   // member, per-lane arrays would live in local memory (a stack frame) and cost registers.
@@ -100,24 +82,14 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
   __shared__ const void* part[kPushMaxPes];  // this round's parts of the fold, by member
   for (int j = (int)lane; j < n; j += (int)lanes) {
     size_t plo, phi, a, b;
-    share(nv, (unsigned)j, (unsigned)n, plo, phi);
+    share(f.nv, (unsigned)j, (unsigned)n, plo, phi);
     share(phi - plo, g, groups, a, b);
     lo[j] = plo + a, len[j] = b - a, chunks[j] = (b - a + chunk - 1) / chunk;
   }
   __syncthreads();
   size_t most = 0;
   for (int j = 0; j < n; ++j) most = chunks[j] > most ? chunks[j] : most;
-  const vec* mine = (const vec*)((const E*)source + h);
-  const bool dvec = (((uintptr_t)dest - (uintptr_t)source) & 15) == 0;
-  auto put = [&](int i, size_t v, const vec& x) {
-    if (dvec) {
-      ((vec*)(dst(i) + h))[v] = x;
-    } else {
-      E* d = dst(i) + h + v * K;
-      GIO_UNROLL
-      for (size_t j = 0; j < K; ++j) d[j] = x.e[j];
-    }
-  };
+  const vec* mine = (const vec*)(source + f.h);
   const uint64_t call = (uint64_t)seq << kPushCountBits;
   constexpr unsigned U = 4;
 
@@ -193,7 +165,7 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
         for (int q = 1; q <= n; ++q) {
           GIO_UNROLL
           for (unsigned u = 0; u < U; ++u)
-            if (b + u * lanes < m) put((me + q) % n, lo[me] + c0 + b + u * lanes, acc[u]);
+            if (b + u * lanes < m) f.put((me + q) % n, lo[me] + c0 + b + u * lanes, acc[u]);
         }
       }
     }

@@ -109,9 +109,9 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
     }
 }
 
-// A small cooperative put or get moves at most S::inline_words words per lane (device/p2p/copy.h
-// copy_lane_words: 4 at wave scope, 1 at work-group scope), the widest word that divides both
-// addresses and n; past lanes x that many words it takes the general copy. Sizes on both sides of
+// A small cooperative put or get over p2p moves one word per lane inline (device/p2p/copy.h
+// copy_lane_word), the widest word that divides both addresses and n; past lanes words it takes the
+// general copy (session 19's multi-word form, reverted on main, moved up to 4). Sizes on both sides of
 // each multiple of lanes x word up to five, for each word width, in a work-group of 48 threads: a
 // work-group that is not a whole number of waves, and at wave scope its last wave (16 lanes).
 TEST(RmaCooperative, WordsPerLaneBounds) {
@@ -378,6 +378,69 @@ TEST(RmaConcurrency, EveryThreadOfSeveralWorkGroupsPuts) {
   std::vector<uint8_t> got = dst.read();
   for (size_t i = 0; i < total; ++i)
     ASSERT_EQ(got[i], pattern(prev_pe(), i, 11)) << "byte " << i << " (thread " << i / slice << ")";
+}
+
+// A blocking cooperative call is complete for every lane when it returns: a get's bytes have landed
+// for each lane to read, and any lane may rewrite a put's source. Over gda and the proxy one lane
+// posts and waits while the others wait for it at the scope's barrier; on CUDA, a warp-synchronous
+// instruction (__syncwarp, __shfl_sync, __match_any_sync) that the posting lane executes alone may
+// count as its arrival at the waiting lanes' __syncwarp and let them go early (session 19's cuda
+// suite: wave-scope collectives over gda and the proxy read stale scratch in every lane but 0).
+// Each round a lane poisons its bytes of the get's destination, then checks them after the get; and
+// rewrites its bytes of the put's source right after the put, which must not reach the peer.
+__global__ void complete_on_return(int scope, int rounds, uint8_t* got, const uint8_t* sym_src, uint8_t* src,
+                                   uint8_t* sym_dst, size_t n, int pe, int from, unsigned* bad) {
+  const bool wave = scope == WAVE;
+  if (wave && threadIdx.x >= (unsigned)warpSize) return;
+  const unsigned lane = threadIdx.x, lanes = wave ? (unsigned)warpSize : blockDim.x;
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t i = lane; i < n; i += lanes) got[i] = (uint8_t)~pattern(from, i, 40 + r);
+    for (size_t i = lane; i < n; i += lanes) src[i] = pattern(shmem_my_pe(), i, 60 + r);
+    if (wave) {
+      shmemx_getmem_wave(got, sym_src + r * n, n, pe);
+      shmemx_putmem_wave(sym_dst + r * n, src, n, pe);
+    } else {
+      shmemx_getmem_wg(got, sym_src + r * n, n, pe);
+      shmemx_putmem_wg(sym_dst + r * n, src, n, pe);
+    }
+    unsigned miss = 0;
+    for (size_t i = lane; i < n; i += lanes) miss += got[i] != pattern(from, i, 40 + r);
+    for (size_t i = lane; i < n; i += lanes) src[i] = 0;  // too late to matter, if the put is done
+    if (miss) atomicAdd(bad, miss);
+  }
+}
+
+TEST(RmaCooperative, BlockingCallsCompleteForEveryLane) {
+  const int rounds = 12;
+  const size_t n = 1000;  // over gda and the proxy: one message; over p2p: the general copy
+  sym<uint8_t> sym_src(n * rounds), sym_dst(n * rounds);
+  dbuf<uint8_t> got(n), src(n);
+  dbuf<unsigned> bad(1);
+  for (int scope : {WAVE, WG}) {
+    std::vector<uint8_t> mine(n * rounds);
+    for (int r = 0; r < rounds; ++r)
+      for (size_t i = 0; i < n; ++i) mine[r * n + i] = pattern(me(), i, 40 + r);
+    sym_src.write(mine);
+    sym_dst.fill_bytes(0);
+    bad.write({0});
+    shmem_barrier_all();
+    // Gets from the next PE, puts to the next PE: this PE's sym_dst holds the previous PE's rounds.
+    hipLaunchKernelGGL(complete_on_return, dim3(1), dim3(128), 0, 0, scope, rounds, got.get(), sym_src.get(),
+                       src.get(), sym_dst.get(), n, next_pe(), next_pe(), bad.get());
+    ASSERT_TRUE(synced());
+    shmem_barrier_all();
+    const char* name = scope == WAVE ? "wave" : "work-group";
+    EXPECT_EQ(bad.read()[0], 0u) << name << " scope: bytes of a blocking get not landed when a lane read them";
+    const std::vector<uint8_t> put = sym_dst.read();
+    size_t wrong = 0, first = SIZE_MAX;
+    for (int r = 0; r < rounds; ++r)
+      for (size_t i = 0; i < n; ++i)
+        if (put[r * n + i] != pattern(prev_pe(), i, 60 + r) && wrong++ == 0) first = r * n + i;
+    EXPECT_EQ(wrong, 0u) << name << " scope: a blocking put's bytes changed after it returned (first: round "
+                         << (first == SIZE_MAX ? 0 : first / n) << ", byte " << (first == SIZE_MAX ? 0 : first % n)
+                         << ")";
+    shmem_barrier_all();
+  }
 }
 
 // nelems 0 moves nothing and addresses nothing, so any pointers do (nullptr included), at every scope.

@@ -237,13 +237,24 @@ GIO_DFN unsigned long long wave_shfl(wave_mask, unsigned long long v, unsigned s
 // accesses across the point.
 GIO_DFN void wave_sync_mask(wave_mask) { __builtin_amdgcn_wave_barrier(); }
 #else
+// A lane alone in m executes no warp-synchronous instruction. A cooperative routine hands a gda or
+// proxy post to its lane 0 while the other lanes wait at the scope's __syncwarp(), and lane 0's own
+// __match_any_sync / __shfl_sync / __syncwarp with a mask of itself could count as its arrival there
+// (sm_70+ pairs __syncwarp()s at different places): session 19's cuda suite saw wave-scope
+// collectives over gda and the proxy read stale scratch in every lane but lane 0, as if the lanes
+// had left the barrier before lane 0's get completed.
+GIO_DFN bool wave_alone(wave_mask m) { return m == wave_lane_bit(); }
 GIO_DFN wave_mask wave_active_mask() { return __activemask(); }
-GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) { return __ballot_sync((unsigned)m, pred); }
+GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) {
+  return wave_alone(m) ? (pred ? m : 0) : __ballot_sync((unsigned)m, pred);
+}
 GIO_DFN unsigned long long wave_shfl(wave_mask m, unsigned long long v, unsigned src_lane) {
-  return __shfl_sync((unsigned)m, v, (int)src_lane);
+  return wave_alone(m) ? v : __shfl_sync((unsigned)m, v, (int)src_lane);
 }
 // Also orders the memory accesses of the lanes in m (CUDA's __syncwarp guarantee).
-GIO_DFN void wave_sync_mask(wave_mask m) { __syncwarp((unsigned)m); }
+GIO_DFN void wave_sync_mask(wave_mask m) {
+  if (!wave_alone(m)) __syncwarp((unsigned)m);
+}
 #endif
 
 // The lanes of m whose key equals the caller's. CUDA sm_70+ has it in hardware; elsewhere the
@@ -251,7 +262,7 @@ GIO_DFN void wave_sync_mask(wave_mask m) { __syncwarp((unsigned)m); }
 // round (an AMD wave pays the rounds anyway), so each collective runs on exactly m.
 GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
 #if defined(GIO_PLATFORM_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  return __match_any_sync((unsigned)m, key);
+  return wave_alone(m) ? m : __match_any_sync((unsigned)m, key);  // (wave_alone: see wave_shfl)
 #else
   wave_mask mine = 0;
   for (wave_mask left = m; left;) {

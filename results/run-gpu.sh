@@ -5,7 +5,9 @@
 #          probe floorprobe syncprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
 #          rows4 ikn4 (spts, 2 and 4 GPUs);
-#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs)
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs);
+#          warpprobe (a lone lane's warp instructions against the others' __syncwarp), wavecheck (2 PEs:
+#          wave-scope calls over gda and the proxy, and synccheck)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
 # (Older result folders call this script run-2xh200.sh.)
@@ -430,6 +432,22 @@ if has suite3; then  # the cuda suite at 2 and 4 PEs (one GPU each) over p2p and
   (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${GT3:-240} run ctest -R "\.gda\.np[24]" -E "stress|fuzz" --timeout 120 -j1 \
      --output-on-failure --stop-time "$(stop_in ${GT3:-240})") > "$out/ctest-gda3.log" 2>&1
   tail -12 "$out/ctest-gda3.log"
+fi
+if has warpprobe; then  # does a lone lane's one-lane warp instruction release the others' __syncwarp? (results/probes/warpsync_alone.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/warpsync_alone.cu -o build-gpu/warpsync_alone 2>> "$out/build.log" &&
+    T=60 run build-gpu/warpsync_alone > "$out/warpsync_alone.txt" 2>&1
+  cat "$out/warpsync_alone.txt"
+fi
+if has wavecheck; then  # wave-scope calls over gda and the proxy, every lane checking (session 19's stale wave collectives)
+  for tr in gda proxy; do
+    GIO_TRANSPORT=$tr T=120 run $B/giorun -n 2 $B/test_rma --gtest_filter='RmaCooperative.BlockingCalls*' > "$out/wave-rma-$tr.txt" 2>&1
+    GIO_TRANSPORT=$tr T=180 run $B/giorun -n 2 $B/test_coll_device --gtest_filter='*wave*:*Wave*' > "$out/wave-coll-$tr.txt" 2>&1
+    echo "$tr rc=$?"; grep -hE "PASSED|FAILED  \]" "$out/wave-rma-$tr.txt" "$out/wave-coll-$tr.txt" | sort | uniq -c | head -8
+  done
+  # compute-sanitizer's synccheck reports warp barriers whose masks do not match (one PE of two).
+  GIO_TRANSPORT=proxy T=240 run $B/giorun -n 2 compute-sanitizer --tool synccheck --print-limit 20 $B/test_coll_device \
+    --gtest_filter='*FiftyBackToBackMixed/wave' > "$out/wave-synccheck.txt" 2>&1
+  grep -E "ERROR SUMMARY|Barrier error" "$out/wave-synccheck.txt" | sort | uniq -c | head
 fi
 if has stress; then  # 64 work-groups x 100000 operations each over gda, one GPU per PE
   GIO_TRANSPORT=gda T=${SS:-240} run $B/giorun -n 2 $B/test_stress --gio_stress_ops=100000 > "$out/gda_stress_full.txt" 2>&1

@@ -45,6 +45,28 @@ GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
   return team_table(st)[t];
 }
 
+// Waits until round `round`'s counter reaches `need`. A timeout names the PE waited for (`from`),
+// or, where one counter gathers a signal from each of `senders` members (from < 0), how many: the
+// counter then says how many are missing, not whose.
+GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, uint64_t need, int from, int senders) {
+  uint64_t seen = 0;
+  bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
+               [&](unsigned long long ms) {
+                 if (from >= 0)
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
+                                 "round %d, for PE %d: counter %p is %llu, needs >= %llu\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round, from, (void*)&tm.sync[round],
+                                 (unsigned long long)seen, (unsigned long long)need);
+                 else
+                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
+                                 "round %d, for a signal from each of the other %d members: counter %p is %llu, "
+                                 "needs >= %llu\n",
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round, senders, (void*)&tm.sync[round],
+                                 (unsigned long long)seen, (unsigned long long)need);
+               });
+  tm.consumed[round] = need;
+}
+
 // One round over the mapped heaps (every member p2p, 2 to 8 members), with the counts of the
 // general path below. Everything the round needs from the slot is read before the fence, so those
 // reads (trips to L2: the last sync's acquire polls dropped this SM's L1 copies) overlap the
@@ -63,23 +85,7 @@ GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me
     const int pe = (int)((members >> (8 * i)) & 0xff);
     plat::red_add_system((unsigned long long*)p2p::remote(st, &tm.sync[0], pe), 1ull);
   }
-  uint64_t seen = 0;
-  bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[0])) >= need; },
-               [&](unsigned long long ms) {
-                 // Two members: the one waited for. More: one signal each, counted together, so
-                 // the counter says how many are missing, not whose.
-                 if (n == 2)
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d "
-                                 "for PE %d: counter %p is %llu, needs >= %llu\n",
-                                 rt, st.my_pe, plat::wg_id(), ms, t, (int)((members >> (8 * (1 - me))) & 0xff),
-                                 (void*)&tm.sync[0], (unsigned long long)seen, (unsigned long long)need);
-                 else
-                   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d "
-                                 "for a signal from each of the other %d members: counter %p is %llu, needs >= %llu\n",
-                                 rt, st.my_pe, plat::wg_id(), ms, t, n - 1, (void*)&tm.sync[0],
-                                 (unsigned long long)seen, (unsigned long long)need);
-               });
-  tm.consumed[0] = need;
+  team_sync_wait(rt, t, tm, 0, need, n == 2 ? (int)((members >> (8 * (1 - me))) & 0xff) : -1, n - 1);
 }
 
 // Signals the member `dist` ahead in each round and waits for the one `dist` behind; the signal is
@@ -99,23 +105,8 @@ GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
     for (int k = dist; k < (one ? n : dist + 1); ++k)
       signal_raw(rt, nullptr, &tm.sync[round], 1, 1 /* SHMEM_SIGNAL_ADD */, tm.members[(me + k) % n]);
-    const uint64_t need = tm.consumed[round] + (one ? n - 1 : 1);
-    uint64_t seen = 0;
-    bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
-                 [&](unsigned long long ms) {
-                   if (one)
-                     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
-                                   "one round, for the other %d members: counter %p is %llu, needs >= %llu\n",
-                                   rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, n - 1, (void*)&tm.sync[round],
-                                   (unsigned long long)seen, (unsigned long long)need);
-                   else
-                     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
-                                   "round %d, for PE %d: counter %p is %llu, needs >= %llu\n",
-                                   rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round,
-                                   (int)tm.members[(me - dist % n + n) % n], (void*)&tm.sync[round],
-                                   (unsigned long long)seen, (unsigned long long)need);
-                 });
-    tm.consumed[round] = need;
+    team_sync_wait(rt, t, tm, round, tm.consumed[round] + (one ? n - 1 : 1),
+                   one ? -1 : (int)tm.members[(me - dist % n + n) % n], n - 1);
     if (one) break;
   }
 }

@@ -129,17 +129,9 @@ GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_
         const int j = (int)((me + 1 + g + (unsigned)q) % (unsigned)n);
         if (j == me || r >= chunks[j]) continue;
         const size_t c0 = r * chunk, m = len[j] - c0 < chunk ? len[j] - c0 : chunk;
-        const vec* from = mine + lo[j] + c0;
-        vec* to = slot(j, me, r);
-        for (size_t b = lane; b < m; b += (size_t)U * lanes) {
-          vec x[U];
-          GIO_UNROLL
-          for (unsigned u = 0; u < U; ++u)
-            if (b + u * lanes < m) x[u] = from[b + u * lanes];
-          GIO_UNROLL
-          for (unsigned u = 0; u < U; ++u)
-            if (b + u * lanes < m) to[b + u * lanes] = x[u];
-        }
+        // Both sides are 16-byte aligned: the cooperative copy's 16-byte words, U in flight per lane.
+        copy_words<word16, U, true>((uint8_t*)slot(j, me, r), (const uint8_t*)(mine + lo[j] + c0), m * sizeof(vec),
+                                    lane, lanes);
       }
     }
     if (consume) {

@@ -16,7 +16,7 @@ struct gio_no_such_type : std::false_type {};
 #define GIO_GENERIC_TEAM_MOVE(ROUTINE, PARAMS)                                                               \
   template <typename T>                                                                                     \
   GIO_HDFN int shmem_##ROUTINE PARAMS {                                                                       \
-    GIO_RMA_TYPES(GIO_GENERIC_CASE_##ROUTINE) {                                                             \
+    GIO_RMA_TYPES(GIO_GENERIC_CASE_##ROUTINE) GIO_RMA_HOST_TYPES(GIO_GENERIC_CASE_##ROUTINE) {              \
       static_assert(gio_no_such_type<T>::value, "shmem_" #ROUTINE ": not a standard RMA type");            \
       return -1;                                                                                            \
     }                                                                                                       \

@@ -480,36 +480,30 @@ ld_move each(F f) {
 TEST(RmaLongDouble, HostTypedCtxAndGeneric) {
   ASSERT_TRUE(ld_beyond_double());
   const shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+  // The typed, ctx, generic and generic ctx forms of a routine of n elements.
+#define LD_FORMS(OP)                                                                                     \
+  {"longdouble_" #OP, [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_##OP(d, s, n, pe); }}, \
+      {"ctx_longdouble_" #OP,                                                                            \
+       [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_##OP(c, d, s, n, pe); }},        \
+      {#OP, [](LD* d, const LD* s, size_t n, int pe) { shmem_##OP(d, s, n, pe); }},                      \
+      {#OP "(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_##OP(c, d, s, n, pe); }}
   const std::vector<std::pair<const char*, ld_move>> puts = {
-      {"longdouble_put", [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_put(d, s, n, pe); }},
-      {"ctx_longdouble_put", [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_put(c, d, s, n, pe); }},
-      {"longdouble_put_nbi", [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_put_nbi(d, s, n, pe); }},
-      {"ctx_longdouble_put_nbi",
-       [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_put_nbi(c, d, s, n, pe); }},
-      {"put", [](LD* d, const LD* s, size_t n, int pe) { shmem_put(d, s, n, pe); }},
-      {"put(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_put(c, d, s, n, pe); }},
-      {"put_nbi", [](LD* d, const LD* s, size_t n, int pe) { shmem_put_nbi(d, s, n, pe); }},
-      {"put_nbi(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_put_nbi(c, d, s, n, pe); }},
+      LD_FORMS(put),
+      LD_FORMS(put_nbi),
       {"longdouble_p", each([](LD* d, const LD* s, int pe) { shmem_longdouble_p(d, *s, pe); })},
       {"ctx_longdouble_p", each([c](LD* d, const LD* s, int pe) { shmem_ctx_longdouble_p(c, d, *s, pe); })},
       {"p", each([](LD* d, const LD* s, int pe) { shmem_p(d, *s, pe); })},
       {"p(ctx)", each([c](LD* d, const LD* s, int pe) { shmem_p(c, d, *s, pe); })},
   };
   const std::vector<std::pair<const char*, ld_move>> gets = {
-      {"longdouble_get", [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_get(d, s, n, pe); }},
-      {"ctx_longdouble_get", [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_get(c, d, s, n, pe); }},
-      {"longdouble_get_nbi", [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_get_nbi(d, s, n, pe); }},
-      {"ctx_longdouble_get_nbi",
-       [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_get_nbi(c, d, s, n, pe); }},
-      {"get", [](LD* d, const LD* s, size_t n, int pe) { shmem_get(d, s, n, pe); }},
-      {"get(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_get(c, d, s, n, pe); }},
-      {"get_nbi", [](LD* d, const LD* s, size_t n, int pe) { shmem_get_nbi(d, s, n, pe); }},
-      {"get_nbi(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_get_nbi(c, d, s, n, pe); }},
+      LD_FORMS(get),
+      LD_FORMS(get_nbi),
       {"longdouble_g", each([](LD* d, const LD* s, int pe) { *d = shmem_longdouble_g(s, pe); })},
       {"ctx_longdouble_g", each([c](LD* d, const LD* s, int pe) { *d = shmem_ctx_longdouble_g(c, s, pe); })},
       {"g", each([](LD* d, const LD* s, int pe) { *d = shmem_g(s, pe); })},
       {"g(ctx)", each([c](LD* d, const LD* s, int pe) { *d = shmem_g(c, s, pe); })},
   };
+#undef LD_FORMS
   const size_t n = 5;
   sym<LD> dst(puts.size() * n), src(n);
   std::vector<LD> mine(n);

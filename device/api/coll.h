@@ -109,35 +109,39 @@ template <typename GIO_T_ = void> GIO_HDFN int shmem_alltoallsmem(shmem_team_t t
   GIO_DISPATCH(return ::gio::dev::alltoalls<GIO_TS>("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1),
                return gio_host_alltoallsmem(team, dest, source, dst, sst, nelems));
 }
-#define GIO_DEF_TEAM_MOVE(NAME, T)                                                                          \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) { \
-    GIO_DISPATCH(return ::gio::dev::broadcast<GIO_TS>("shmem_" #NAME "_broadcast", team, dest, source, nelems,  \
-                                                      sizeof(T), PE_root),                                    \
-                 return gio_host_##NAME##_broadcast(team, dest, source, nelems, PE_root));                  \
-  }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_collect(shmem_team_t team, T* dest, const T* source, size_t nelems) {          \
-    GIO_DISPATCH(return ::gio::dev::collect<GIO_TS>("shmem_" #NAME "_collect", team, dest, source, nelems,      \
-                                                    sizeof(T)),                                              \
-                 return gio_host_##NAME##_collect(team, dest, source, nelems));                              \
-  }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_fcollect(shmem_team_t team, T* dest, const T* source, size_t nelems) {         \
-    GIO_DISPATCH(return ::gio::dev::fcollect<GIO_TS>("shmem_" #NAME "_fcollect", team, dest, source, nelems,    \
-                                                     sizeof(T)),                                             \
-                 return gio_host_##NAME##_fcollect(team, dest, source, nelems));                             \
-  }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_alltoall(shmem_team_t team, T* dest, const T* source, size_t nelems) {         \
-    GIO_DISPATCH(return ::gio::dev::alltoall<GIO_TS>("shmem_" #NAME "_alltoall", team, dest, source, nelems,    \
-                                                     sizeof(T)),                                             \
-                 return gio_host_##NAME##_alltoall(team, dest, source, nelems));                             \
-  }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst,         \
-                                        ptrdiff_t sst, size_t nelems) {                                      \
-    GIO_DISPATCH(return ::gio::dev::alltoalls<GIO_TS>("shmem_" #NAME "_alltoalls", team, dest, source, dst, sst, \
-                                                      nelems, sizeof(T)),                                    \
-                 return gio_host_##NAME##_alltoalls(team, dest, source, dst, sst, nelems));                  \
+// shmem_TYPE_{collect,fcollect,alltoall}, which share their parameters, and the two others below.
+#define GIO_DEF_TEAM_MOVE_N(W, NAME, T, OP)                                                                        \
+  template <typename GIO_T_ = void>                                                                                \
+  GIO_FN_##W int shmem_##NAME##_##OP(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+    GIO_DISPATCH_##W(return ::gio::dev::OP<GIO_TS>("shmem_" #NAME "_" #OP, team, dest, source, nelems, sizeof(T)), \
+                     return gio_host_##NAME##_##OP(team, dest, source, nelems));                                   \
   }
-GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE)
+// shmem_TYPE_{broadcast,collect,fcollect,alltoall,alltoalls} (W: GIO_FN_HD's comment)
+#define GIO_DEF_TEAM_MOVE(W, NAME, T)                                                                                \
+  template <typename GIO_T_ = void>                                                                                  \
+  GIO_FN_##W int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) { \
+    GIO_DISPATCH_##W(return ::gio::dev::broadcast<GIO_TS>("shmem_" #NAME "_broadcast", team, dest, source, nelems,   \
+                                                          sizeof(T), PE_root),                                       \
+                     return gio_host_##NAME##_broadcast(team, dest, source, nelems, PE_root));                       \
+  }                                                                                                                  \
+  GIO_DEF_TEAM_MOVE_N(W, NAME, T, collect)                                                                           \
+  GIO_DEF_TEAM_MOVE_N(W, NAME, T, fcollect)                                                                          \
+  GIO_DEF_TEAM_MOVE_N(W, NAME, T, alltoall)                                                                          \
+  template <typename GIO_T_ = void>                                                                                  \
+  GIO_FN_##W int shmem_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
+                                          size_t nelems) {                                                           \
+    GIO_DISPATCH_##W(return ::gio::dev::alltoalls<GIO_TS>("shmem_" #NAME "_alltoalls", team, dest, source, dst,      \
+                                                          sst, nelems, sizeof(T)),                                   \
+                     return gio_host_##NAME##_alltoalls(team, dest, source, dst, sst, nelems));                      \
+  }
+#define GIO_DEF_TEAM_MOVE_HD(NAME, T) GIO_DEF_TEAM_MOVE(HD, NAME, T)
+#define GIO_DEF_TEAM_MOVE_H(NAME, T) GIO_DEF_TEAM_MOVE(H, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE_HD)
+GIO_RMA_HOST_TYPES(GIO_DEF_TEAM_MOVE_H)
+#undef GIO_DEF_TEAM_MOVE_HD
+#undef GIO_DEF_TEAM_MOVE_H
 #undef GIO_DEF_TEAM_MOVE
+#undef GIO_DEF_TEAM_MOVE_N
 // long double has no GPU form (nvcc makes it double in device code): its reductions are host-only,
 // picked out of the type table by name (GIO_IS_LONGDOUBLE(NAME) is 1 for longdouble, else 0).
 #define GIO_LD_PROBE_longdouble ~, 1

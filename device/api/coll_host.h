@@ -25,6 +25,7 @@ int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptr
   int gio_host_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
                                   size_t nelems);
 GIO_RMA_TYPES(GIO_DECL_TEAM_MOVE)
+GIO_RMA_HOST_TYPES(GIO_DECL_TEAM_MOVE)
 #undef GIO_DECL_TEAM_MOVE
 #define GIO_DECL_REDUCE(OP, NAME, T) \
   int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce);

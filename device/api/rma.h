@@ -51,49 +51,54 @@ GIO_DEF_MEM(getmem, gio_rma_get)
 GIO_DEF_MEM(getmem_nbi, gio_rma_get)
 #undef GIO_DEF_MEM
 
-// shmem_TYPE_{put,get}[_nbi], shmem_TYPE_{p,g}, and their ctx forms
-#define GIO_DEF_TYPED_RMA(NAME, T)                                                                \
-  GIO_HDFN void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
+// shmem_TYPE_{put,get}[_nbi], shmem_TYPE_{p,g}, and their ctx forms (W: GIO_FN_HD's comment)
+#define GIO_DEF_TYPED_RMA(W, NAME, T)                                                             \
+  GIO_FN_##W void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_put("shmem_ctx_" #NAME "_put", ctx, dest, src, nelems * sizeof(T), pe);              \
   }                                                                                               \
-  GIO_HDFN void shmem_##NAME##_put(T* dest, const T* src, size_t nelems, int pe) {                \
+  GIO_FN_##W void shmem_##NAME##_put(T* dest, const T* src, size_t nelems, int pe) {              \
     gio_rma_put("shmem_" #NAME "_put", nullptr, dest, src, nelems * sizeof(T), pe);              \
   }                                                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
+  GIO_FN_##W void shmem_ctx_##NAME##_put_nbi(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_put("shmem_ctx_" #NAME "_put_nbi", ctx, dest, src, nelems * sizeof(T), pe, true);          \
   }                                                                                               \
-  GIO_HDFN void shmem_##NAME##_put_nbi(T* dest, const T* src, size_t nelems, int pe) {            \
+  GIO_FN_##W void shmem_##NAME##_put_nbi(T* dest, const T* src, size_t nelems, int pe) {          \
     gio_rma_put("shmem_" #NAME "_put_nbi", nullptr, dest, src, nelems * sizeof(T), pe, true);          \
   }                                                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
+  GIO_FN_##W void shmem_ctx_##NAME##_get(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_get("shmem_ctx_" #NAME "_get", ctx, dest, src, nelems * sizeof(T), pe);              \
   }                                                                                               \
-  GIO_HDFN void shmem_##NAME##_get(T* dest, const T* src, size_t nelems, int pe) {                \
+  GIO_FN_##W void shmem_##NAME##_get(T* dest, const T* src, size_t nelems, int pe) {              \
     gio_rma_get("shmem_" #NAME "_get", nullptr, dest, src, nelems * sizeof(T), pe);              \
   }                                                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
+  GIO_FN_##W void shmem_ctx_##NAME##_get_nbi(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_get("shmem_ctx_" #NAME "_get_nbi", ctx, dest, src, nelems * sizeof(T), pe);          \
   }                                                                                               \
-  GIO_HDFN void shmem_##NAME##_get_nbi(T* dest, const T* src, size_t nelems, int pe) {            \
+  GIO_FN_##W void shmem_##NAME##_get_nbi(T* dest, const T* src, size_t nelems, int pe) {          \
     gio_rma_get("shmem_" #NAME "_get_nbi", nullptr, dest, src, nelems * sizeof(T), pe);          \
   }                                                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T* dest, T value, int pe) {                \
+  GIO_FN_##W void shmem_ctx_##NAME##_p(shmem_ctx_t ctx, T* dest, T value, int pe) {              \
     gio_rma_put("shmem_ctx_" #NAME "_p", ctx, dest, &value, sizeof(T), pe);                      \
   }                                                                                               \
-  GIO_HDFN void shmem_##NAME##_p(T* dest, T value, int pe) {                                      \
+  GIO_FN_##W void shmem_##NAME##_p(T* dest, T value, int pe) {                                    \
     gio_rma_put("shmem_" #NAME "_p", nullptr, dest, &value, sizeof(T), pe);                      \
   }                                                                                               \
-  GIO_HDFN T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T* src, int pe) {                        \
+  GIO_FN_##W T shmem_ctx_##NAME##_g(shmem_ctx_t ctx, const T* src, int pe) {                      \
     T v;                                                                                          \
     gio_rma_get("shmem_ctx_" #NAME "_g", ctx, &v, src, sizeof(T), pe);                           \
     return v;                                                                                     \
   }                                                                                               \
-  GIO_HDFN T shmem_##NAME##_g(const T* src, int pe) {                                             \
+  GIO_FN_##W T shmem_##NAME##_g(const T* src, int pe) {                                           \
     T v;                                                                                          \
     gio_rma_get("shmem_" #NAME "_g", nullptr, &v, src, sizeof(T), pe);                           \
     return v;                                                                                     \
   }
-GIO_RMA_TYPES(GIO_DEF_TYPED_RMA)
+#define GIO_DEF_TYPED_RMA_HD(NAME, T) GIO_DEF_TYPED_RMA(HD, NAME, T)
+#define GIO_DEF_TYPED_RMA_H(NAME, T) GIO_DEF_TYPED_RMA(H, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TYPED_RMA_HD)
+GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_RMA_H)
+#undef GIO_DEF_TYPED_RMA_HD
+#undef GIO_DEF_TYPED_RMA_H
 #undef GIO_DEF_TYPED_RMA
 
 // shmem_put{8,...,128}[_nbi], shmem_get..., ctx forms

@@ -31,64 +31,99 @@ GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
 #undef GIO_IS_T
 #define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>::value, RT ": not a type of this routine")
 
-// RMA
-#define GIO_GEN_RMA(NAME, IMPL, ...)                                                                  \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe) {    \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
-    IMPL("shmem_" #NAME, ctx, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                             \
+// The routines over the RMA types, for one element type T: W HD gives templates in T (host code and
+// kernels, T checked against the table), W H plain overloads for one host-only type (GIO_FN_HD's
+// comment), which overload resolution prefers to the template's failing instantiation.
+#define GIO_GEN_FN_HD template <typename T> GIO_HDFN
+#define GIO_GEN_FN_H GIO_HFN
+#define GIO_REQUIRE_RMA_HD(RT) GIO_REQUIRE(rma, RT)
+#define GIO_REQUIRE_RMA_H(RT)
+// A value parameter of type T that takes no part in deduction (GIO_V, with T spelled out).
+#define GIO_VT(T) typename gio_nodeduce<T>::type
+#define GIO_GEN_RMA(W, T, NAME, IMPL, ...)                                                             \
+  GIO_GEN_FN_##W void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe) { \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
+    IMPL("shmem_" #NAME, ctx, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                      \
   }                                                                                                   \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(T* dest, const T* source, size_t nelems, int pe) {                     \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
-    IMPL("shmem_" #NAME, nullptr, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                         \
+  GIO_GEN_FN_##W void shmem_##NAME(T* dest, const T* source, size_t nelems, int pe) {                 \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
+    IMPL("shmem_" #NAME, nullptr, dest, source, nelems * sizeof(T), pe __VA_ARGS__);                  \
   }
-GIO_GEN_RMA(put, gio_rma_put)
-GIO_GEN_RMA(put_nbi, gio_rma_put, , true)
-GIO_GEN_RMA(get, gio_rma_get)
-GIO_GEN_RMA(get_nbi, gio_rma_get)
-#undef GIO_GEN_RMA
-template <typename T>
-GIO_HDFN void shmem_p(shmem_ctx_t ctx, T* dest, GIO_V value, int pe) {
-  GIO_REQUIRE(rma, "shmem_p");
-  gio_rma_put("shmem_p", ctx, dest, &value, sizeof(T), pe);
-}
-template <typename T>
-GIO_HDFN void shmem_p(T* dest, GIO_V value, int pe) {
-  GIO_REQUIRE(rma, "shmem_p");
-  gio_rma_put("shmem_p", nullptr, dest, &value, sizeof(T), pe);
-}
-template <typename T>
-GIO_HDFN T shmem_g(shmem_ctx_t ctx, const T* source, int pe) {
-  GIO_REQUIRE(rma, "shmem_g");
-  T v;
-  gio_rma_get("shmem_g", ctx, &v, source, sizeof(T), pe);
-  return v;
-}
-template <typename T>
-GIO_HDFN T shmem_g(const T* source, int pe) {
-  GIO_REQUIRE(rma, "shmem_g");
-  T v;
-  gio_rma_get("shmem_g", nullptr, &v, source, sizeof(T), pe);
-  return v;
-}
-#define GIO_GEN_PUT_SIGNAL(NAME, NBI)                                                                 \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, uint64_t* sig_addr, \
-                             uint64_t signal, int sig_op, int pe) {                                   \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+#define GIO_GEN_PG(W, T)                                                                              \
+  GIO_GEN_FN_##W void shmem_p(shmem_ctx_t ctx, T* dest, GIO_VT(T) value, int pe) {                    \
+    GIO_REQUIRE_RMA_##W("shmem_p");                                                                   \
+    gio_rma_put("shmem_p", ctx, dest, &value, sizeof(T), pe);                                         \
+  }                                                                                                   \
+  GIO_GEN_FN_##W void shmem_p(T* dest, GIO_VT(T) value, int pe) {                                     \
+    GIO_REQUIRE_RMA_##W("shmem_p");                                                                   \
+    gio_rma_put("shmem_p", nullptr, dest, &value, sizeof(T), pe);                                     \
+  }                                                                                                   \
+  GIO_GEN_FN_##W T shmem_g(shmem_ctx_t ctx, const T* source, int pe) {                                \
+    GIO_REQUIRE_RMA_##W("shmem_g");                                                                   \
+    T v;                                                                                              \
+    gio_rma_get("shmem_g", ctx, &v, source, sizeof(T), pe);                                           \
+    return v;                                                                                         \
+  }                                                                                                   \
+  GIO_GEN_FN_##W T shmem_g(const T* source, int pe) {                                                 \
+    GIO_REQUIRE_RMA_##W("shmem_g");                                                                   \
+    T v;                                                                                              \
+    gio_rma_get("shmem_g", nullptr, &v, source, sizeof(T), pe);                                       \
+    return v;                                                                                         \
+  }
+#define GIO_GEN_PUT_SIGNAL(W, T, NAME, NBI)                                                           \
+  GIO_GEN_FN_##W void shmem_##NAME(shmem_ctx_t ctx, T* dest, const T* source, size_t nelems,          \
+                                   uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {         \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
     gio_putmem_signal("shmem_" #NAME, ctx, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, NBI); \
   }                                                                                                   \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(T* dest, const T* source, size_t nelems, uint64_t* sig_addr, uint64_t signal, \
-                             int sig_op, int pe) {                                                    \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
+  GIO_GEN_FN_##W void shmem_##NAME(T* dest, const T* source, size_t nelems, uint64_t* sig_addr,       \
+                                   uint64_t signal, int sig_op, int pe) {                             \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
     gio_putmem_signal("shmem_" #NAME, nullptr, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, \
                       NBI);                                                                           \
   }
-GIO_GEN_PUT_SIGNAL(put_signal, false)
-GIO_GEN_PUT_SIGNAL(put_signal_nbi, true)
+// Strided: iput/iget (nelems single elements) and the 1.6 ibput/ibget (nblocks blocks of bsize).
+#define GIO_GEN_STRIDED(W, T, NAME, PUT, BLOCK_PARAMS, BSIZE, N)                                       \
+  GIO_GEN_FN_##W void shmem_##NAME(shmem_ctx_t ctx, T* dest, const GIO_VT(T)* source, ptrdiff_t dst,  \
+                                   ptrdiff_t sst, BLOCK_PARAMS, int pe) {                             \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
+    gio_rma_blocks("shmem_" #NAME, ctx, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);        \
+  }                                                                                                   \
+  GIO_GEN_FN_##W void shmem_##NAME(T* dest, const GIO_VT(T)* source, ptrdiff_t dst, ptrdiff_t sst,    \
+                                   BLOCK_PARAMS, int pe) {                                            \
+    GIO_REQUIRE_RMA_##W("shmem_" #NAME);                                                              \
+    gio_rma_blocks("shmem_" #NAME, nullptr, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);    \
+  }
+#define GIO_ONE size_t nelems
+#define GIO_BLOCKS size_t bsize, size_t nblocks
+#define GIO_GEN_RMA_ALL(W, T)                                                                         \
+  GIO_GEN_RMA(W, T, put, gio_rma_put)                                                                 \
+  GIO_GEN_RMA(W, T, put_nbi, gio_rma_put, , true)                                                     \
+  GIO_GEN_RMA(W, T, get, gio_rma_get)                                                                 \
+  GIO_GEN_RMA(W, T, get_nbi, gio_rma_get)                                                             \
+  GIO_GEN_PG(W, T)                                                                                    \
+  GIO_GEN_PUT_SIGNAL(W, T, put_signal, false)                                                         \
+  GIO_GEN_PUT_SIGNAL(W, T, put_signal_nbi, true)                                                      \
+  GIO_GEN_STRIDED(W, T, iput, true, GIO_ONE, 1, nelems)                                               \
+  GIO_GEN_STRIDED(W, T, iget, false, GIO_ONE, 1, nelems)                                              \
+  GIO_GEN_STRIDED(W, T, ibput, true, GIO_BLOCKS, bsize, nblocks)                                      \
+  GIO_GEN_STRIDED(W, T, ibget, false, GIO_BLOCKS, bsize, nblocks)
+#define GIO_GEN_RMA_H(NAME, TT) GIO_GEN_RMA_ALL(H, TT)
+GIO_GEN_RMA_ALL(HD, T)
+GIO_RMA_HOST_TYPES(GIO_GEN_RMA_H)
+#undef GIO_GEN_RMA_H
+#undef GIO_GEN_RMA_ALL
+#undef GIO_GEN_RMA
+#undef GIO_GEN_PG
 #undef GIO_GEN_PUT_SIGNAL
+#undef GIO_GEN_STRIDED
+#undef GIO_ONE
+#undef GIO_BLOCKS
+#undef GIO_GEN_FN_HD
+#undef GIO_GEN_FN_H
+#undef GIO_REQUIRE_RMA_HD
+#undef GIO_REQUIRE_RMA_H
+#undef GIO_VT
 
 // Atomics: (dest, [args,] pe) and (ctx, dest, [args,] pe). PARAMS and ARGS: the arguments between
 // dest and pe; OP, VALUE, COMPARE: what gio_amo gets.
@@ -131,30 +166,6 @@ GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
   GIO_REQUIRE(amo_ext, "shmem_atomic_fetch");
   return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
-
-// Strided: iput/iget (nelems single elements) and the 1.6 ibput/ibget (nblocks blocks of bsize).
-#define GIO_GEN_STRIDED(NAME, PUT, BLOCK_PARAMS, BSIZE, N)                                             \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(shmem_ctx_t ctx, T* dest, const GIO_V* source, ptrdiff_t dst, ptrdiff_t sst, \
-                             BLOCK_PARAMS, int pe) {                                                  \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
-    gio_rma_blocks("shmem_" #NAME, ctx, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);        \
-  }                                                                                                   \
-  template <typename T>                                                                               \
-  GIO_HDFN void shmem_##NAME(T* dest, const GIO_V* source, ptrdiff_t dst, ptrdiff_t sst, BLOCK_PARAMS, \
-                             int pe) {                                                                \
-    GIO_REQUIRE(rma, "shmem_" #NAME);                                                                 \
-    gio_rma_blocks("shmem_" #NAME, nullptr, PUT, dest, source, dst, sst, BSIZE, N, sizeof(T), pe);    \
-  }
-#define GIO_ONE size_t nelems
-#define GIO_BLOCKS size_t bsize, size_t nblocks
-GIO_GEN_STRIDED(iput, true, GIO_ONE, 1, nelems)
-GIO_GEN_STRIDED(iget, false, GIO_ONE, 1, nelems)
-GIO_GEN_STRIDED(ibput, true, GIO_BLOCKS, bsize, nblocks)
-GIO_GEN_STRIDED(ibget, false, GIO_BLOCKS, bsize, nblocks)
-#undef GIO_GEN_STRIDED
-#undef GIO_ONE
-#undef GIO_BLOCKS
 
 // Non-blocking fetching atomics: (fetch, dest, [args,] pe) and (ctx, fetch, dest, [args,] pe).
 #define GIO_GEN_AMO_NBI(NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                      \

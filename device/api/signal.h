@@ -42,19 +42,35 @@ GIO_DEF_PUT_SIGNAL(, false)
 GIO_DEF_PUT_SIGNAL(_nbi, true)
 #undef GIO_DEF_PUT_SIGNAL
 
-#define GIO_DEF_TYPED_PUT_SIGNAL(NAME, T)                                                          \
-  GIO_HDFN void shmem_##NAME##_put_signal(T* dest, const T* src, size_t nelems, uint64_t* sig_addr, \
-                                          uint64_t signal, int sig_op, int pe) {                  \
-    gio_putmem_signal("shmem_" #NAME "_put_signal", nullptr, dest, src, nelems * sizeof(T),       \
-                      sig_addr, signal, sig_op, pe);                                              \
-  }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_put_signal_nbi(T* dest, const T* src, size_t nelems,               \
-                                              uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
-    gio_putmem_signal("shmem_" #NAME "_put_signal_nbi", nullptr, dest, src, nelems * sizeof(T),   \
-                      sig_addr, signal, sig_op, pe, true);                                              \
+// shmem_[ctx_]TYPE_put_signal[_nbi] (W: GIO_FN_HD's comment); CTXP is ctx_ or empty, as in the C table.
+#define GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, CTXP, SUFFIX, NBI)                                             \
+  GIO_FN_##W void shmem_##CTXP##NAME##_put_signal##SUFFIX(GIO_SIG_CTXARG_##CTXP T* dest, const T* src,         \
+                                                         size_t nelems, uint64_t* sig_addr, uint64_t signal,   \
+                                                         int sig_op, int pe) {                                 \
+    gio_putmem_signal("shmem_" #CTXP #NAME "_put_signal" #SUFFIX, GIO_SIG_CTX_##CTXP, dest, src,                \
+                      nelems * sizeof(T), sig_addr, signal, sig_op, pe, NBI);                                  \
   }
-GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL)
+#define GIO_SIG_CTXARG_ctx_ shmem_ctx_t ctx,
+#define GIO_SIG_CTXARG_
+#define GIO_SIG_CTX_ctx_ ctx
+#define GIO_SIG_CTX_ nullptr
+#define GIO_DEF_TYPED_PUT_SIGNAL(W, NAME, T)                   \
+  GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, , , false)          \
+  GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, , _nbi, true)       \
+  GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, ctx_, , false)      \
+  GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, ctx_, _nbi, true)
+#define GIO_DEF_TYPED_PUT_SIGNAL_HD(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(HD, NAME, T)
+#define GIO_DEF_TYPED_PUT_SIGNAL_H(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(H, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_HD)
+GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_H)
+#undef GIO_DEF_TYPED_PUT_SIGNAL_HD
+#undef GIO_DEF_TYPED_PUT_SIGNAL_H
 #undef GIO_DEF_TYPED_PUT_SIGNAL
+#undef GIO_DEF_TYPED_PUT_SIGNAL_CTX
+#undef GIO_SIG_CTXARG_ctx_
+#undef GIO_SIG_CTXARG_
+#undef GIO_SIG_CTX_ctx_
+#undef GIO_SIG_CTX_
 
 // Signal-only updates (OpenSHMEM 1.6 names).
 GIO_HDFN void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) {

@@ -123,55 +123,60 @@ GIO_HDFN void gio_rma_subarray(const char* rt, shmem_ctx_t ctx, bool is_put, voi
                       : gio_host_get_subarray(rt, ctx, d, dst_strides, s, src_strides, counts, ndims, elem, pe));
 }
 
-// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget}
-#define GIO_DEF_TYPED_STRIDED(NAME, T)                                                                       \
-  GIO_HDFN void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,     \
+// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: GIO_FN_HD's comment)
+#define GIO_DEF_TYPED_STRIDED(W, NAME, T)                                                                    \
+  GIO_FN_##W void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \
     gio_rma_blocks("shmem_ctx_" #NAME "_iput", ctx, true, d, s, dst, sst, 1, n, sizeof(T), pe);             \
   }                                                                                                          \
-  GIO_HDFN void shmem_##NAME##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
+  GIO_FN_##W void shmem_##NAME##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_" #NAME "_iput", nullptr, true, d, s, dst, sst, 1, n, sizeof(T), pe);             \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,     \
+  GIO_FN_##W void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \
     gio_rma_blocks("shmem_ctx_" #NAME "_iget", ctx, false, d, s, dst, sst, 1, n, sizeof(T), pe);            \
   }                                                                                                          \
-  GIO_HDFN void shmem_##NAME##_iget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
+  GIO_FN_##W void shmem_##NAME##_iget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_" #NAME "_iget", nullptr, false, d, s, dst, sst, 1, n, sizeof(T), pe);            \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,    \
+  GIO_FN_##W void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                          size_t bsize, size_t nblocks, int pe) {                             \
     gio_rma_blocks("shmem_ctx_" #NAME "_ibput", ctx, true, d, s, dst, sst, bsize, nblocks, sizeof(T), pe);  \
   }                                                                                                          \
-  GIO_HDFN void shmem_##NAME##_ibput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
+  GIO_FN_##W void shmem_##NAME##_ibput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                      size_t nblocks, int pe) {                                               \
     gio_rma_blocks("shmem_" #NAME "_ibput", nullptr, true, d, s, dst, sst, bsize, nblocks, sizeof(T), pe);  \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,    \
+  GIO_FN_##W void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                          size_t bsize, size_t nblocks, int pe) {                             \
     gio_rma_blocks("shmem_ctx_" #NAME "_ibget", ctx, false, d, s, dst, sst, bsize, nblocks, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_HDFN void shmem_##NAME##_ibget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,           \
+  GIO_FN_##W void shmem_##NAME##_ibget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                      size_t nblocks, int pe) {                                               \
     gio_rma_blocks("shmem_" #NAME "_ibget", nullptr, false, d, s, dst, sst, bsize, nblocks, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_HDFN void shmemx_ctx_##NAME##_put_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,     \
+  GIO_FN_##W void shmemx_ctx_##NAME##_put_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
                                                  const ptrdiff_t* ss, const size_t* counts, int ndims, int pe) { \
     gio_rma_subarray("shmemx_ctx_" #NAME "_put_subarray", ctx, true, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_HDFN void shmemx_##NAME##_put_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,     \
+  GIO_FN_##W void shmemx_##NAME##_put_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
                                              const size_t* counts, int ndims, int pe) {                      \
     gio_rma_subarray("shmemx_" #NAME "_put_subarray", nullptr, true, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_HDFN void shmemx_ctx_##NAME##_get_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,     \
+  GIO_FN_##W void shmemx_ctx_##NAME##_get_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
                                                  const ptrdiff_t* ss, const size_t* counts, int ndims, int pe) { \
     gio_rma_subarray("shmemx_ctx_" #NAME "_get_subarray", ctx, false, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_HDFN void shmemx_##NAME##_get_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,     \
+  GIO_FN_##W void shmemx_##NAME##_get_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
                                              const size_t* counts, int ndims, int pe) {                      \
     gio_rma_subarray("shmemx_" #NAME "_get_subarray", nullptr, false, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }
-GIO_RMA_TYPES(GIO_DEF_TYPED_STRIDED)
+#define GIO_DEF_TYPED_STRIDED_HD(NAME, T) GIO_DEF_TYPED_STRIDED(HD, NAME, T)
+#define GIO_DEF_TYPED_STRIDED_H(NAME, T) GIO_DEF_TYPED_STRIDED(H, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TYPED_STRIDED_HD)
+GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_STRIDED_H)
+#undef GIO_DEF_TYPED_STRIDED_HD
+#undef GIO_DEF_TYPED_STRIDED_H
 #undef GIO_DEF_TYPED_STRIDED
 
 // shmem_[ctx_]{iput,iget,ibput,ibget}{8,...,128}

@@ -109,6 +109,7 @@ extern "C" int gio_host_alltoallsmem(shmem_team_t team, void* dest, const void* 
     return 0;                                                                                             \
   }
 GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE)
+GIO_RMA_HOST_TYPES(GIO_DEF_TEAM_MOVE)
 #undef GIO_DEF_TEAM_MOVE
 
 // The active-set forms, for 4- and 8-byte elements.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <shmem.h>
 
+#include <cfloat>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -67,6 +68,13 @@ struct dbuf : device_array<T> {
 GIO_HDFN uint8_t pattern(int pe, size_t i, unsigned salt = 0) {
   return (uint8_t)(((pe + 1) * 131u + (unsigned)i * 7u + (unsigned)(i >> 8) * 13u + salt * 29u) % 251u + 1u);
 }
+
+// Element k of PE `pe`'s long double values: 1 + a few ulps of long double's 1.0, which round to 1.0
+// as doubles, so a long double routine that went through double, or moved fewer bytes than the
+// type's value, shows. Compared as values: x86's 80-bit long double leaves 6 bytes of padding.
+inline long double ld_value(int pe, size_t k) { return 1.0L + (long double)(pe * 1000 + k + 1) * LDBL_EPSILON; }
+// The values above are beyond double here (else the long double tests would check nothing).
+inline bool ld_beyond_double() { return (long double)(double)ld_value(0, 0) != ld_value(0, 0); }
 
 // Wait for the launched kernels and check they succeeded.
 inline ::testing::AssertionResult synced() {

@@ -3,6 +3,7 @@
  * first failed check prints where and what, and the PE exits 1. Symmetric memory is read through
  * the API (a get from this PE), never by a load, so the program is right on GPU heaps too. */
 #include <complex.h>
+#include <float.h>
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
@@ -309,6 +310,79 @@ static void strided(void) {
   shmem_free(a);
 }
 
+/* long double through the C symbols and the _Generic names: values 1 + k ulps of long double's 1.0,
+   which a double cannot hold (they round to 1.0), so a path through double or one moving fewer bytes
+   than the value shows. Compared as values: x86's 80-bit long double leaves 6 bytes of padding. */
+static long double ldv(int pe, int k) { return 1.0L + (long double)(pe * 100 + k + 1) * LDBL_EPSILON; }
+static void long_double(void) {
+  const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+  CHECK((long double)(double)ldv(0, 0) != ldv(0, 0));
+  long double* a = shmem_calloc(32, sizeof(long double));
+  long double* all = shmem_calloc(2 * (size_t)npes, sizeof(long double));
+  long double* mine = shmem_malloc(2 * (size_t)npes * sizeof(long double));
+  uint64_t* sig = shmem_calloc(2, sizeof(uint64_t));
+  long double src[8], got[32];
+  for (int k = 0; k < 8; ++k) src[k] = ldv(me, k);
+  for (int k = 0; k < 2 * npes; ++k) {
+    long double v = ldv(me, k);
+    shmem_longdouble_put(mine + k, &v, 1, me);
+  }
+  shmem_longdouble_put(a, src, 2, next);                              /* a[0, 1] */
+  shmem_ctx_longdouble_put_nbi(SHMEM_CTX_DEFAULT, a + 2, src + 2, 2, next); /* a[2, 3] */
+  shmem_put(a + 4, src + 4, 2, next);                                 /* generic: a[4, 5] */
+  shmem_longdouble_p(a + 6, src[6], next);
+  shmem_p(a + 7, src[7], next);                                       /* generic */
+  shmem_longdouble_iput(a + 8, src, 2, 1, 4, next);                   /* a[8 + 2k] = src[k], k < 4 */
+  shmem_ibput(a + 16, src, 4, 4, 2, 2, next);                         /* generic: a[16, 17], a[20, 21] */
+  shmem_longdouble_put_signal(a + 24, src, 2, sig, 1, SHMEM_SIGNAL_SET, next);
+  shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, a + 26, src + 2, 2, sig + 1, 1, SHMEM_SIGNAL_ADD, next); /* generic */
+  shmem_quiet();
+  CHECK(shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1) == 1);
+  CHECK(shmem_signal_wait_until(sig + 1, SHMEM_CMP_EQ, 1) == 1);
+  shmem_barrier_all();
+  shmem_longdouble_get(got, a, 16, me);
+  shmem_get_nbi(got + 16, a + 16, 16, me);                            /* generic */
+  shmem_quiet();
+  for (int k = 0; k < 8; ++k) CHECK(got[k] == ldv(prev, k));
+  for (int k = 0; k < 8; ++k) CHECK(got[8 + k] == (k % 2 ? 0.0L : ldv(prev, k / 2)));
+  for (int k = 0; k < 8; ++k) CHECK(got[16 + k] == (k % 4 < 2 ? ldv(prev, k % 4 + k / 4 * 4) : 0.0L));
+  for (int k = 0; k < 4; ++k) CHECK(got[24 + k] == ldv(prev, k));
+  CHECK(shmem_longdouble_g(a + 7, me) == ldv(prev, 7));
+  CHECK(shmem_g(SHMEM_CTX_DEFAULT, a + 1, me) == ldv(prev, 1));       /* generic ctx */
+  CHECK(shmem_ctx_longdouble_g(SHMEM_CTX_DEFAULT, a, next) == ldv(me, 0));
+  long double back[4] = {0};
+  shmem_iget(back, a + 8, 1, 2, 4, next);                             /* generic: back[k] = next's a[8 + 2k] */
+  for (int k = 0; k < 4; ++k) CHECK(back[k] == ldv(me, k));
+  shmem_ctx_longdouble_ibget(SHMEM_CTX_DEFAULT, back, a + 16, 2, 4, 2, 2, next); /* a[16, 17], a[20, 21] */
+  CHECK(back[0] == ldv(me, 0) && back[1] == ldv(me, 1) && back[2] == ldv(me, 4) && back[3] == ldv(me, 5));
+  shmem_barrier_all();
+  /* Collectives: all[2j + e] = PE j's element e; then alltoall's block from j is its mine[2 me + e]. */
+  CHECK(shmem_longdouble_fcollect(SHMEM_TEAM_WORLD, all, mine, 2) == 0);
+  shmem_longdouble_get(got, all, 2 * npes, me);
+  for (int j = 0; j < npes; ++j) CHECK(got[2 * j] == ldv(j, 0) && got[2 * j + 1] == ldv(j, 1));
+  shmem_barrier_all(); /* every PE has read `all` before the next collective writes it */
+  CHECK(shmem_alltoall(SHMEM_TEAM_WORLD, all, mine, 2) == 0);         /* generic */
+  shmem_longdouble_get(got, all, 2 * npes, me);
+  for (int j = 0; j < npes; ++j) CHECK(got[2 * j] == ldv(j, 2 * me) && got[2 * j + 1] == ldv(j, 2 * me + 1));
+  shmem_barrier_all();
+  CHECK(shmem_broadcast(SHMEM_TEAM_WORLD, all, mine, 2, npes - 1) == 0); /* generic */
+  shmem_longdouble_get(got, all, 2, me);
+  CHECK(got[0] == ldv(npes - 1, 0) && got[1] == ldv(npes - 1, 1));
+  shmem_barrier_all();
+  CHECK(shmem_longdouble_collect(SHMEM_TEAM_WORLD, all, mine, 1) == 0);
+  shmem_longdouble_get(got, all, npes, me);
+  for (int j = 0; j < npes; ++j) CHECK(got[j] == ldv(j, 0));
+  shmem_barrier_all();
+  CHECK(shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, all, mine, 2, 2, 1) == 0); /* all[2j] = PE j's mine[2 me] */
+  shmem_longdouble_get(got, all, 2 * npes, me);
+  for (int j = 0; j < npes; ++j) CHECK(got[2 * j] == ldv(j, 2 * me));
+  shmem_barrier_all();
+  shmem_free(sig);
+  shmem_free(mine);
+  shmem_free(all);
+  shmem_free(a);
+}
+
 int main(void) {
   int provided = -1;
   CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0);
@@ -345,6 +419,7 @@ int main(void) {
   teams_and_collectives();
   locks_nbi_legacy();
   strided();
+  long_double();
   shmem_free(hinted);
   shmem_finalize();
   if (me == 0) printf("test_c_api: every check passed at %d PEs\n", npes);

@@ -5,6 +5,7 @@
 // the active-set form does not); collect with a different count per PE; fcollect; alltoall;
 // alltoalls with strides (the gaps are not written); collectives on teams used in interleaved order.
 #include <complex>
+#include <functional>
 #include <numeric>
 
 #include "gio_test.h"
@@ -534,4 +535,59 @@ TEST(Coll, GenericNames) {
   std::vector<long> got = read(l + n, n), want(n);
   for (int pe = 0; pe < n; ++pe) want[pe] = me() == 0 ? n : pe + 1;  // element 0 holds the in-place max
   EXPECT_EQ(got, want);
+}
+
+// long double's data movers (host code only: the type has no GPU form), typed and generic: each
+// moves values a double cannot hold, and each PE checks what landed in its dest.
+TEST(Coll, LongDoubleMovers) {
+  typedef long double LD;
+  ASSERT_TRUE(ld_beyond_double());
+  const int n = npes();
+  const size_t ne = 3;
+  pool p;
+  LD* src = p.take<LD>(3 * ne * n);
+  LD* dst = p.take<LD>(2 * ne * n);
+  // src[i] = ld_value(me, i): PE j's element i is ld_value(j, i) wherever a mover takes it from.
+  std::vector<LD> mine(3 * ne * n);
+  for (size_t i = 0; i < mine.size(); ++i) mine[i] = ld_value(me(), i);
+  write(src, mine);
+  auto run = [&](const char* what, std::function<int()> call, const std::vector<LD>& want) {
+    write(dst, std::vector<LD>(2 * ne * n, -1.0L));
+    shmem_barrier_all();  // every dest is ready before any PE moves into it
+    ASSERT_EQ(call(), 0) << what;
+    EXPECT_EQ(read(dst, want.size()), want) << what;
+  };
+  const int root = n - 1;
+  std::vector<LD> want(ne);
+  for (size_t e = 0; e < ne; ++e) want[e] = ld_value(root, e);
+  run("longdouble_broadcast", [&] { return shmem_longdouble_broadcast(SHMEM_TEAM_WORLD, dst, src, ne, root); }, want);
+  run("broadcast", [&] { return shmem_broadcast(SHMEM_TEAM_WORLD, dst, src, ne, root); }, want);
+  // collect: PE j contributes j + 1 elements.
+  want.clear();
+  for (int j = 0; j < n; ++j)
+    for (int e = 0; e <= j; ++e) want.push_back(ld_value(j, e));
+  run("longdouble_collect", [&] { return shmem_longdouble_collect(SHMEM_TEAM_WORLD, dst, src, me() + 1); }, want);
+  run("collect", [&] { return shmem_collect(SHMEM_TEAM_WORLD, dst, src, me() + 1); }, want);
+  want.clear();
+  for (int j = 0; j < n; ++j)
+    for (size_t e = 0; e < ne; ++e) want.push_back(ld_value(j, e));
+  run("longdouble_fcollect", [&] { return shmem_longdouble_fcollect(SHMEM_TEAM_WORLD, dst, src, ne); }, want);
+  run("fcollect", [&] { return shmem_fcollect(SHMEM_TEAM_WORLD, dst, src, ne); }, want);
+  // alltoall: PE j's block for me is its src[me * ne + e].
+  want.clear();
+  for (int j = 0; j < n; ++j)
+    for (size_t e = 0; e < ne; ++e) want.push_back(ld_value(j, me() * ne + e));
+  run("longdouble_alltoall", [&] { return shmem_longdouble_alltoall(SHMEM_TEAM_WORLD, dst, src, ne); }, want);
+  run("alltoall", [&] { return shmem_alltoall(SHMEM_TEAM_WORLD, dst, src, ne); }, want);
+  // alltoalls, dest stride 2 and source stride 3: element e for PE me sits at src[(me * ne + e) * 3],
+  // and lands at dst[(j * ne + e) * 2]; the gaps keep their -1.
+  want.assign(2 * ne * n, -1.0L);
+  for (int j = 0; j < n; ++j)
+    for (size_t e = 0; e < ne; ++e) want[(j * ne + e) * 2] = ld_value(j, (me() * ne + e) * 3);
+  run("longdouble_alltoalls", [&] { return shmem_longdouble_alltoalls(SHMEM_TEAM_WORLD, dst, src, 2, 3, ne); }, want);
+  run("alltoalls", [&] { return shmem_alltoalls(SHMEM_TEAM_WORLD, dst, src, 2, 3, ne); }, want);
+  // The generic reductions reach long double's (host-only) typed ones; max is exact.
+  want.clear();
+  for (size_t e = 0; e < ne; ++e) want.push_back(ld_value(n - 1, e));
+  run("max_reduce", [&] { return shmem_max_reduce(SHMEM_TEAM_WORLD, dst, src, ne); }, want);
 }

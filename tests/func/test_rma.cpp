@@ -1,7 +1,8 @@
 // RMA over every scope: putmem/getmem (+_nbi) at thread, wave and work-group scope, 1 B to 4 MiB,
-// aligned and unaligned; typed put/get/p/g for every standard RMA type; sized put/get; host-side
-// RMA. Bytes are verified exactly, including the guard bytes around each destination.
+// aligned and unaligned; typed put/get/p/g for every standard RMA type (long double from host code
+// only); sized put/get; host-side RMA. Bytes are verified exactly, including the guard bytes around each destination.
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "gio_test.h"
@@ -457,5 +458,70 @@ TEST(RmaZeroLength, NullPointersInKernelsAndHost) {
   ASSERT_TRUE(synced());
   shmem_putmem(nullptr, nullptr, 0, next);
   shmem_int_get(nullptr, nullptr, 0, next);
+  shmem_barrier_all();
+}
+
+// ---- long double: host code only (no GPU has the type) -----------------------------------------
+
+namespace {
+typedef long double LD;
+typedef std::function<void(LD*, const LD*, size_t, int)> ld_move;
+// A routine of one element (p, g) as a move of n.
+template <typename F>
+ld_move each(F f) {
+  return [f](LD* d, const LD* s, size_t n, int pe) {
+    for (size_t k = 0; k < n; ++k) f(d + k, s + k, pe);
+  };
+}
+}  // namespace
+
+// Every form of put, put_nbi, p, get, get_nbi and g on long double (typed, ctx, generic, generic
+// ctx), each into a slot of its own: the puts into the next PE's heap, the gets from it.
+TEST(RmaLongDouble, HostTypedCtxAndGeneric) {
+  ASSERT_TRUE(ld_beyond_double());
+  const shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+  // The typed, ctx, generic and generic ctx forms of a routine of n elements.
+#define LD_FORMS(OP)                                                                                     \
+  {"longdouble_" #OP, [](LD* d, const LD* s, size_t n, int pe) { shmem_longdouble_##OP(d, s, n, pe); }}, \
+      {"ctx_longdouble_" #OP,                                                                            \
+       [c](LD* d, const LD* s, size_t n, int pe) { shmem_ctx_longdouble_##OP(c, d, s, n, pe); }},        \
+      {#OP, [](LD* d, const LD* s, size_t n, int pe) { shmem_##OP(d, s, n, pe); }},                      \
+      {#OP "(ctx)", [c](LD* d, const LD* s, size_t n, int pe) { shmem_##OP(c, d, s, n, pe); }}
+  const std::vector<std::pair<const char*, ld_move>> puts = {
+      LD_FORMS(put),
+      LD_FORMS(put_nbi),
+      {"longdouble_p", each([](LD* d, const LD* s, int pe) { shmem_longdouble_p(d, *s, pe); })},
+      {"ctx_longdouble_p", each([c](LD* d, const LD* s, int pe) { shmem_ctx_longdouble_p(c, d, *s, pe); })},
+      {"p", each([](LD* d, const LD* s, int pe) { shmem_p(d, *s, pe); })},
+      {"p(ctx)", each([c](LD* d, const LD* s, int pe) { shmem_p(c, d, *s, pe); })},
+  };
+  const std::vector<std::pair<const char*, ld_move>> gets = {
+      LD_FORMS(get),
+      LD_FORMS(get_nbi),
+      {"longdouble_g", each([](LD* d, const LD* s, int pe) { *d = shmem_longdouble_g(s, pe); })},
+      {"ctx_longdouble_g", each([c](LD* d, const LD* s, int pe) { *d = shmem_ctx_longdouble_g(c, s, pe); })},
+      {"g", each([](LD* d, const LD* s, int pe) { *d = shmem_g(s, pe); })},
+      {"g(ctx)", each([c](LD* d, const LD* s, int pe) { *d = shmem_g(c, s, pe); })},
+  };
+#undef LD_FORMS
+  const size_t n = 5;
+  sym<LD> dst(puts.size() * n), src(n);
+  std::vector<LD> mine(n);
+  for (size_t k = 0; k < n; ++k) mine[k] = ld_value(me(), k);
+  src.write(mine);
+  shmem_barrier_all();
+  for (size_t r = 0; r < puts.size(); ++r) puts[r].second(dst.get() + r * n, mine.data(), n, next_pe());
+  shmem_quiet();
+  shmem_barrier_all();
+  const std::vector<LD> got = dst.read();
+  for (size_t r = 0; r < puts.size(); ++r)
+    for (size_t k = 0; k < n; ++k)
+      EXPECT_EQ(got[r * n + k], ld_value(prev_pe(), k)) << puts[r].first << ", element " << k;
+  for (const auto& g : gets) {
+    std::vector<LD> local(n, 0.0L);
+    g.second(local.data(), src.get(), n, next_pe());
+    shmem_quiet();
+    for (size_t k = 0; k < n; ++k) EXPECT_EQ(local[k], ld_value(next_pe(), k)) << g.first << ", element " << k;
+  }
   shmem_barrier_all();
 }

@@ -433,3 +433,39 @@ TEST(SignalOps, SetAndFetchReachAKernelHoldingEveryMultiprocessor) {
   }
   shmem_barrier_all();
 }
+
+// ---- long double put-with-signal, from host code (the type has no GPU form) ---------------------
+
+// Every PE sends its values to the next one with each form (typed, ctx, generic, generic ctx;
+// blocking and _nbi), each with a signal of its own, which the next PE's host waits for before it
+// reads that slot.
+TEST(SignalOps, LongDoublePutSignalFromHost) {
+  typedef long double LD;
+  ASSERT_TRUE(ld_beyond_double());
+  const size_t n = 7, forms = 8;
+  sym<LD> box(forms * n);
+  sym<uint64_t> sig(forms);
+  std::vector<LD> mine(n);
+  for (size_t k = 0; k < n; ++k) mine[k] = ld_value(me(), k);
+  const shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+  LD* b = box.get();
+  uint64_t* s = sig.get();
+  const int to = next_pe(), set = SHMEM_SIGNAL_SET, add = SHMEM_SIGNAL_ADD;
+  shmem_barrier_all();
+  shmem_longdouble_put_signal(b, mine.data(), n, s, 1, set, to);
+  shmem_longdouble_put_signal_nbi(b + n, mine.data(), n, s + 1, 2, add, to);
+  shmem_ctx_longdouble_put_signal(c, b + 2 * n, mine.data(), n, s + 2, 3, set, to);
+  shmem_ctx_longdouble_put_signal_nbi(c, b + 3 * n, mine.data(), n, s + 3, 4, add, to);
+  shmem_put_signal(b + 4 * n, mine.data(), n, s + 4, 5, set, to);
+  shmem_put_signal_nbi(b + 5 * n, mine.data(), n, s + 5, 6, add, to);
+  shmem_put_signal(c, b + 6 * n, mine.data(), n, s + 6, 7, set, to);
+  shmem_put_signal_nbi(c, b + 7 * n, mine.data(), n, s + 7, 8, add, to);
+  shmem_quiet();
+  for (size_t f = 0; f < forms; ++f) {
+    EXPECT_EQ(shmem_signal_wait_until(s + f, SHMEM_CMP_EQ, f + 1), f + 1);
+    std::vector<LD> got(n);
+    HIP_OK(hipMemcpy(got.data(), b + f * n, n * sizeof(LD), hipMemcpyDeviceToHost));
+    for (size_t k = 0; k < n; ++k) EXPECT_EQ(got[k], ld_value(prev_pe(), k)) << "form " << f << ", element " << k;
+  }
+  shmem_barrier_all();
+}

@@ -9,6 +9,8 @@
 // 1 to 16, contiguous cases (one put after analysis), blocks of one word, of several words, and of
 // hundreds of bytes (a whole scope per block on p2p), non-unit innermost subarray strides, and
 // nelems 0 (nothing moves).
+#include <functional>
+
 #include "gio_test.h"
 
 using namespace giotest;
@@ -338,6 +340,55 @@ TEST(StridedGeneric, HostIputIgetIbputIbget) {
   std::vector<double> blocks(8, -1.0);
   shmem_ibget(blocks.data(), a + 16, 4, 8, 4, 2, me());
   for (int k = 0; k < 8; ++k) EXPECT_EQ(blocks[k], prev * 100 + k) << "element " << k;
+  shmem_barrier_all();
+  shmem_free(a);
+}
+
+// long double (host code only): every PE moves its values into the next PE with each strided put
+// (typed, ctx, generic, generic ctx; single elements and blocks), then gets them back from there
+// with the matching get. a's regions: [0, 16) even slots, [0, 8) odd ones, [16, 28), [32, 48),
+// [48, 64), each region's gaps untouched.
+TEST(StridedLongDouble, HostTypedCtxAndGeneric) {
+  typedef long double LD;
+  ASSERT_TRUE(ld_beyond_double());
+  const int next = (me() + 1) % npes();
+  const shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+  LD* a = (LD*)shmem_calloc(64, sizeof(LD));
+  std::vector<LD> src(8);
+  for (int k = 0; k < 8; ++k) src[k] = ld_value(me(), k);
+  shmem_longdouble_iput(a, src.data(), 2, 1, 8, next);                 // a[2k] = src[k]
+  shmem_ctx_longdouble_iput(c, a + 1, src.data(), 2, 1, 4, next);      // a[1 + 2k] = src[k], k < 4
+  shmem_iput(a + 16, src.data(), 3, 1, 4, next);                       // a[16 + 3k] = src[k], k < 4
+  shmem_longdouble_ibput(a + 32, src.data(), 8, 4, 4, 2, next);        // a[32..35], a[40..43]
+  shmem_ctx_longdouble_ibput(c, a + 48, src.data(), 4, 4, 2, 2, next);  // a[48, 49], a[52, 53]
+  shmem_ibput(c, a + 56, src.data(), 4, 4, 2, 2, next);                // a[56, 57], a[60, 61]
+  shmem_barrier_all();
+  // What each get reads back from the next PE, into the slot of `got` that matches src's index.
+  struct check {
+    const char* what;
+    std::function<void(LD*)> get;
+    std::vector<int> ks;  // the indices of src it returns, in order
+  };
+  const std::vector<check> checks = {
+      {"longdouble_iget", [&](LD* g) { shmem_longdouble_iget(g, a, 1, 2, 8, next); }, {0, 1, 2, 3, 4, 5, 6, 7}},
+      {"ctx_longdouble_iget", [&](LD* g) { shmem_ctx_longdouble_iget(c, g, a + 1, 1, 2, 4, next); }, {0, 1, 2, 3}},
+      {"iget", [&](LD* g) { shmem_iget(g, a + 16, 1, 3, 4, next); }, {0, 1, 2, 3}},
+      {"iget(ctx)", [&](LD* g) { shmem_iget(c, g, a + 16, 1, 3, 4, next); }, {0, 1, 2, 3}},
+      {"longdouble_ibget", [&](LD* g) { shmem_longdouble_ibget(g, a + 32, 4, 8, 4, 2, next); },
+       {0, 1, 2, 3, 4, 5, 6, 7}},
+      {"ctx_longdouble_ibget", [&](LD* g) { shmem_ctx_longdouble_ibget(c, g, a + 48, 2, 4, 2, 2, next); },
+       {0, 1, 4, 5}},
+      {"ibget", [&](LD* g) { shmem_ibget(g, a + 56, 2, 4, 2, 2, next); }, {0, 1, 4, 5}},
+      // The gaps: the strided puts wrote nothing between their elements and blocks.
+      {"gaps", [&](LD* g) { shmem_longdouble_iget(g, a + 9, 1, 2, 3, next); }, {-1, -1, -1}},
+      {"block gap", [&](LD* g) { shmem_longdouble_get(g, a + 36, 4, next); }, {-1, -1, -1, -1}},
+  };
+  for (const check& ch : checks) {
+    std::vector<LD> got(8, -1.0L);
+    ch.get(got.data());
+    for (size_t i = 0; i < ch.ks.size(); ++i)
+      EXPECT_EQ(got[i], ch.ks[i] < 0 ? 0.0L : ld_value(me(), ch.ks[i])) << ch.what << ", element " << i;
+  }
   shmem_barrier_all();
   shmem_free(a);
 }

@@ -11,7 +11,7 @@
   float: P##float##S, double: P##double##S, char: P##char##S, signed char: P##schar##S, short: P##short##S,  \
   int: P##int##S, long: P##long##S, long long: P##longlong##S, unsigned char: P##uchar##S,                   \
   unsigned short: P##ushort##S, unsigned int: P##uint##S, unsigned long: P##ulong##S,                        \
-  unsigned long long: P##ulonglong##S
+  unsigned long long: P##ulonglong##S, long double: P##longdouble##S
 #define GIO_CG_AMO_STD(P, S)                                                                                  \
   int: P##int##S, long: P##long##S, long long: P##longlong##S, unsigned int: P##uint##S,                     \
   unsigned long: P##ulong##S, unsigned long long: P##ulonglong##S

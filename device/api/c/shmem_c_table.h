@@ -282,16 +282,20 @@
   GIO_C_SUBARRAY_CTX(getmem, gio_host_get_subarray, ) GIO_C_SUBARRAY_CTX(getmem, gio_host_get_subarray, ctx_)
 
 // Everything above, by family (each file of host/capi/ defines one family).
-#define GIO_C_FAMILY_RMA GIO_C_MEMS GIO_RMA_TYPES(GIO_C_TYPED) GIO_RMA_SIZES(GIO_C_SIZED)
+#define GIO_C_FAMILY_RMA                                                                                   \
+  GIO_C_MEMS GIO_RMA_TYPES(GIO_C_TYPED) GIO_RMA_HOST_TYPES(GIO_C_TYPED) GIO_RMA_SIZES(GIO_C_SIZED)
 #define GIO_C_FAMILY_AMO                                                                                      \
   GIO_AMO_EXT_TYPES(GIO_C_AMO_EXT) GIO_AMO_STD_TYPES(GIO_C_AMO_STD) GIO_AMO_BIT_TYPES(GIO_C_AMO_BIT)          \
   GIO_AMO13_STD_TYPES(GIO_C_AMO13_STD) GIO_AMO13_EXT_TYPES(GIO_C_AMO13_EXT)
-#define GIO_C_FAMILY_COLL GIO_C_MISC GIO_RMA_TYPES(GIO_C_TEAM_MOVE) GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE)
+#define GIO_C_FAMILY_COLL                                                                                  \
+  GIO_C_MISC GIO_RMA_TYPES(GIO_C_TEAM_MOVE) GIO_RMA_HOST_TYPES(GIO_C_TEAM_MOVE)                             \
+  GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE)
 #define GIO_C_FAMILY_WAIT GIO_WAIT_TYPES(GIO_C_WAIT)
 #define GIO_C_FAMILY_LOCK_NBI                                                                              \
   GIO_C_LOCKS GIO_AMO_EXT_TYPES(GIO_C_AMO_NBI_EXT) GIO_AMO_STD_TYPES(GIO_C_AMO_NBI_STD)                     \
   GIO_AMO_BIT_TYPES(GIO_C_AMO_NBI_BIT)
-#define GIO_C_FAMILY_STRIDED GIO_RMA_TYPES(GIO_C_STRIDED) GIO_RMA_SIZES(GIO_C_SIZED_STRIDED) GIO_C_SUBARRAYS
+#define GIO_C_FAMILY_STRIDED                                                                               \
+  GIO_RMA_TYPES(GIO_C_STRIDED) GIO_RMA_HOST_TYPES(GIO_C_STRIDED) GIO_RMA_SIZES(GIO_C_SIZED_STRIDED) GIO_C_SUBARRAYS
 // What only C programs see (C++ has these as inline routines; GIO_C_FAMILY_LEGACY both do).
 #define GIO_C_ALL \
   GIO_C_FAMILY_RMA GIO_C_FAMILY_AMO GIO_C_FAMILY_COLL GIO_C_FAMILY_WAIT GIO_C_FAMILY_LOCK_NBI GIO_C_FAMILY_STRIDED

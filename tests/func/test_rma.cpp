@@ -1,6 +1,7 @@
 // RMA over every scope: putmem/getmem (+_nbi) at thread, wave and work-group scope, 1 B to 4 MiB,
 // aligned and unaligned; typed put/get/p/g for every standard RMA type (long double from host code
-// only); sized put/get; host-side RMA. Bytes are verified exactly, including the guard bytes around each destination.
+// only); sized put/get; host-side RMA. Bytes are verified exactly, including the guard bytes around
+// each destination.
 #include <algorithm>
 #include <functional>
 #include <string>

@@ -46,9 +46,9 @@ GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
 }
 
 // Waits until round `round`'s counter reaches `need`. A timeout names the PE waited for (`from`),
-// or, where one counter gathers a signal from each of `senders` members (from < 0), how many: the
-// counter then says how many are missing, not whose.
-GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, uint64_t need, int from, int senders) {
+// or, where one counter gathers a signal from each other member (from < 0), how many: the counter
+// then says how many are missing, not whose.
+GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, uint64_t need, int from) {
   uint64_t seen = 0;
   bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
                [&](unsigned long long ms) {
@@ -61,8 +61,8 @@ GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, u
                    GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms in the sync of team %d, "
                                  "round %d, for a signal from each of the other %d members: counter %p is %llu, "
                                  "needs >= %llu\n",
-                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round, senders, (void*)&tm.sync[round],
-                                 (unsigned long long)seen, (unsigned long long)need);
+                                 rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, t, round, tm.n_pes - 1,
+                                 (void*)&tm.sync[round], (unsigned long long)seen, (unsigned long long)need);
                });
   tm.consumed[round] = need;
 }
@@ -85,7 +85,7 @@ GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me
     const int pe = (int)((members >> (8 * i)) & 0xff);
     plat::red_add_system((unsigned long long*)p2p::remote(st, &tm.sync[0], pe), 1ull);
   }
-  team_sync_wait(rt, t, tm, 0, need, n == 2 ? (int)((members >> (8 * (1 - me))) & 0xff) : -1, n - 1);
+  team_sync_wait(rt, t, tm, 0, need, n == 2 ? (int)((members >> (8 * (1 - me))) & 0xff) : -1);
 }
 
 // Signals the member `dist` ahead in each round and waits for the one `dist` behind; the signal is
@@ -106,7 +106,7 @@ GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
     for (int k = dist; k < (one ? n : dist + 1); ++k)
       signal_raw(rt, nullptr, &tm.sync[round], 1, 1 /* SHMEM_SIGNAL_ADD */, tm.members[(me + k) % n]);
     team_sync_wait(rt, t, tm, round, tm.consumed[round] + (one ? n - 1 : 1),
-                   one ? -1 : (int)tm.members[(me - dist % n + n) % n], n - 1);
+                   one ? -1 : (int)tm.members[(me - dist % n + n) % n]);
     if (one) break;
   }
 }

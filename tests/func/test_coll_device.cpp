@@ -865,16 +865,29 @@ TEST(DeviceTeamLifetime, SlotReusedByNextTeam) {
 namespace {
 struct errs {
   unsigned long long bad;
-  int first_iter, first_step;
+  int first_iter, first_step, first_elem;
   long long got, want;
+  // The first wrong step's elements (up to 8), so a failure shows which lanes' elements were wrong.
+  int nrow;
+  long long row[8];
 };
-__device__ inline void note(errs* e, int it, int step, long long got, long long want) {
+template <typename T = long long>
+__device__ inline void note(errs* e, int it, int step, long long got, long long want, int elem = -1,
+                            const T* row = nullptr, int nrow = 0) {
   if (e->bad++ == 0) {
     e->first_iter = it;
     e->first_step = step;
+    e->first_elem = elem;
     e->got = got;
     e->want = want;
+    e->nrow = nrow < 8 ? nrow : 8;
+    for (int i = 0; i < e->nrow; ++i) e->row[i] = (long long)row[i];
   }
+}
+std::string row_text(const errs& e) {
+  std::string s;
+  for (int i = 0; i < e.nrow; ++i) s += (i ? " " : "") + std::to_string(e.row[i]);
+  return "element " + std::to_string(e.first_elem) + " of [" + s + "]";
 }
 
 struct b2b_bufs {
@@ -921,14 +934,15 @@ __global__ void back_to_back(shmem_team_t team, b2b_bufs b, int iters) {
     if (lead) {
       if (rc) note(b.err, it, 10, rc, 0);
       for (int e = 0; e < 5; ++e)
-        if (bd[e] != (int64_t)wroot * 1000000 + it * 1000 + e) note(b.err, it, 0, bd[e], (int64_t)wroot * 1000000 + it * 1000 + e);
+        if (bd[e] != (int64_t)wroot * 1000000 + it * 1000 + e)
+          note(b.err, it, 0, bd[e], (int64_t)wroot * 1000000 + it * 1000 + e, e, bd, 5);
     }
     int* rd = b.rdst + it * 7;
     rc = SCOPED(S, int_sum_reduce, (team, rd, b.rsrc, 7));
     if (lead) {
       if (rc) note(b.err, it, 11, rc, 0);
       for (int e = 0; e < 7; ++e)
-        if (rd[e] != m * (m + 1) / 2 * (it + 1) + m * e) note(b.err, it, 1, rd[e], m * (m + 1) / 2 * (it + 1) + m * e);
+        if (rd[e] != m * (m + 1) / 2 * (it + 1) + m * e) note(b.err, it, 1, rd[e], m * (m + 1) / 2 * (it + 1) + m * e, e, rd, 7);
     }
     long* fd = b.fdst + it * m;
     rc = SCOPED(S, long_fcollect, (team, fd, b.fsrc, 1));
@@ -936,7 +950,7 @@ __global__ void back_to_back(shmem_team_t team, b2b_bufs b, int iters) {
       if (rc) note(b.err, it, 12, rc, 0);
       for (int j = 0; j < m; ++j) {
         const long want = shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD) * 100 + it;
-        if (fd[j] != want) note(b.err, it, 2, fd[j], want);
+        if (fd[j] != want) note(b.err, it, 2, fd[j], want, j, fd, m);
       }
     }
     if (it % 5 == 0) {
@@ -997,9 +1011,9 @@ TEST_P(DeviceColl, FiftyBackToBackMixed) {
     }
     ASSERT_TRUE(synced()) << t.first;
     const errs e = err.read()[0];
-    EXPECT_EQ(e.bad, 0ull) << "[" << kScopeName[scope] << ", " << t.first << "] first wrong in iteration " << e.first_iter
+    EXPECT_EQ(e.bad, 0ull) << "[" << kScopeName[scope] << ", " << t.first << ", PE " << shmem_my_pe() << "] first wrong in iteration " << e.first_iter
                            << ", step " << e.first_step << " (0 broadcast, 1 sum, 2 fcollect, 3 max in place, 4 broadcastmem; "
-                           << "+10 nonzero return): got " << e.got << ", want " << e.want;
+                           << "+10 nonzero return): got " << e.got << ", want " << e.want << ", " << row_text(e);
     // The host sees the same: the last iteration's broadcast and sum.
     const team_view v(t.second);
     const int last = kB2bIters - 1, wroot = v.world[last % v.m];

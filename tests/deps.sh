@@ -21,7 +21,10 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 # matplotlib for the plot scripts; NVSHMEM's headers and libraries to compile the comparison build.
-python3 - <<'PY' || python3 -m pip install -q matplotlib nvidia-nvshmem-cu13
-import importlib.util, sys
-sys.exit(0 if importlib.util.find_spec("matplotlib") and importlib.util.find_spec("nvidia.nvshmem") else 1)
+# nvdisasm: tests/sass/check_scope_sync.py reads the cuda build's machine code.
+python3 - <<'PY' || python3 -m pip install -q matplotlib nvidia-nvshmem-cu13 nvidia-cuda-nvdisasm
+import importlib.util, os, sys
+cu13 = importlib.util.find_spec("nvidia.cu13")
+dis = cu13 and any(os.path.exists(os.path.join(d, "bin", "nvdisasm")) for d in cu13.submodule_search_locations)
+sys.exit(0 if importlib.util.find_spec("matplotlib") and importlib.util.find_spec("nvidia.nvshmem") and dis else 1)
 PY

@@ -6,7 +6,8 @@
 #  3. builds the host platform with ASan+UBSan (build-asan) and with TSan (build-tsan, clang++-14)
 #     and runs the unit and platform tests and the 2-PE functional suite over p2p and gda under each
 #     (and over the proxy under ASan);
-#  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin);
+#  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin),
+#     and checks the cooperative scopes' syncs in the machine code (tests/sass/check_scope_sync.py);
 #  5. compiles the hip platform (gfx90a) with every test, app and example, and the kernels that
 #     reach every part of the device API again for gfx940.
 # Each step prints its time ("---- step: N s"); the whole must stay under 45 minutes on CI's 2 cores.
@@ -141,6 +142,8 @@ if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then
     cmake -S . -B build-cuda -G Ninja -DGIO_PLATFORM=cuda -DCMAKE_CUDA_ARCHITECTURES=90 "${check_opt[@]}" \
       "-DCMAKE_CUDA_FLAGS_RELEASE=-O0 --Ofast-compile=max -DNDEBUG" >/dev/null
     ninja -C build-cuda -j "$jobs"
+    step "cuda platform: the scopes' syncs after a one-lane post, in the machine code (tests/sass)"
+    python3 tests/sass/check_scope_sync.py build-cuda
     step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)"
     tests/install/check.sh build-cuda
     took "cuda compile" $t0

@@ -251,12 +251,11 @@ GIO_DFN unsigned long long wave_shfl(wave_mask, unsigned long long v, unsigned s
 // accesses across the point.
 GIO_DFN void wave_sync_mask(wave_mask) { __builtin_amdgcn_wave_barrier(); }
 #else
-// A lane alone in m executes no warp-synchronous instruction. A cooperative routine hands a gda or
-// proxy post to its lane 0 while the other lanes wait at the scope's __syncwarp(), and lane 0's own
-// __match_any_sync / __shfl_sync / __syncwarp with a mask of itself could count as its arrival there
-// (sm_70+ pairs __syncwarp()s at different places): session 19's cuda suite saw wave-scope
-// collectives over gda and the proxy read stale scratch in every lane but lane 0, as if the lanes
-// had left the barrier before lane 0's get completed.
+// A lane alone in m executes no warp-synchronous instruction: it has nobody to exchange with, and a
+// cooperative scope's gda or proxy post is always one lane (dispatch.h), so the post skips the
+// match, shuffle and sync. (Session 20 suspected these one-lane instructions of releasing the other
+// lanes' __syncwarp(); the probe results/probes/warpsync_alone.cu showed they do not, on H200. The
+// real cause was a __syncwarp() that ptxas compiled away: dispatch.h, lane_done.)
 GIO_DFN bool wave_alone(wave_mask m) { return m == wave_lane_bit(); }
 GIO_DFN wave_mask wave_active_mask() { return __activemask(); }
 GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) {

@@ -384,10 +384,9 @@ TEST(RmaConcurrency, EveryThreadOfSeveralWorkGroupsPuts) {
 
 // A blocking cooperative call is complete for every lane when it returns: a get's bytes have landed
 // for each lane to read, and any lane may rewrite a put's source. Over gda and the proxy one lane
-// posts and waits while the others wait for it at the scope's barrier; on CUDA, a warp-synchronous
-// instruction (__syncwarp, __shfl_sync, __match_any_sync) that the posting lane executes alone may
-// count as its arrival at the waiting lanes' __syncwarp and let them go early (session 19's cuda
-// suite: wave-scope collectives over gda and the proxy read stale scratch in every lane but 0).
+// posts and waits while the others wait for it at the scope's barrier. On CUDA that barrier must be
+// in view of the branch, or ptxas may compile it away (dispatch.h, lane_done; session 21: a
+// wave-scope reduce over gda and the proxy folded data before lane 0's get had landed).
 // Each round a lane poisons its bytes of the get's destination, then checks them after the get; and
 // rewrites its bytes of the put's source right after the put, which must not reach the peer.
 __global__ void complete_on_return(int scope, int rounds, uint8_t* got, const uint8_t* sym_src, uint8_t* src,

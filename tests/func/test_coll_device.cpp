@@ -21,160 +21,16 @@
 
 #include <unistd.h>
 
+#include "coll_device_jobs.h"
 #include "gio_test.h"
 
 using namespace giotest;
+using namespace colljobs;
 
 namespace {
 
-enum scope_kind { THREAD = 0, WAVE = 1, WG = 2 };
 const char* const kScopeName[3] = {"thread", "wave", "wg"};
 const unsigned kThreads = 64;
-
-// ---- the type tables --------------------------------------------------------------------------------
-
-// NAME-keyed predicates for the X-macro tables: DT_IS_LD(NAME) is 1 for longdouble (which kernels
-// do not have), DT_IS_SUB(NAME) 1 for the types the wave and wg scopes run.
-#define DT_CAT(a, b) DT_CAT_(a, b)
-#define DT_CAT_(a, b) a##b
-#define DT_SECOND(a, b, ...) b
-#define DT_PROBE(...) DT_SECOND(__VA_ARGS__, 0, ~)
-#define DT_KEEP_0(...) __VA_ARGS__
-#define DT_KEEP_1(...)
-#define DT_DROP_0(...)
-#define DT_DROP_1(...) __VA_ARGS__
-#define DT_IS_LD_longdouble ~, 1
-#define DT_IS_LD(NAME) DT_PROBE(DT_IS_LD_##NAME)
-#define DT_UNLESS_LD(NAME, ...) DT_CAT(DT_KEEP_, DT_IS_LD(NAME))(__VA_ARGS__)
-#define DT_IS_SUB_char ~, 1
-#define DT_IS_SUB_short ~, 1
-#define DT_IS_SUB_int ~, 1
-#define DT_IS_SUB_long ~, 1
-#define DT_IS_SUB_uchar ~, 1
-#define DT_IS_SUB_float ~, 1
-#define DT_IS_SUB_double ~, 1
-#define DT_IS_SUB_int64 ~, 1
-#define DT_IS_SUB_uint64 ~, 1
-#define DT_IS_SUB_size ~, 1
-#define DT_IS_SUB_complexd ~, 1
-#define DT_IS_SUB(NAME) DT_PROBE(DT_IS_SUB_##NAME)
-#define DT_IF_SUB(NAME, ...) DT_CAT(DT_DROP_, DT_IS_SUB(NAME))(__VA_ARGS__)
-
-// RMA types by index, TY_MEM for the *mem forms (counts in bytes).
-#define TY_ENUM(NAME, T) TY_##NAME,
-enum ty_id { GIO_RMA_TYPES(TY_ENUM) TY_MEM, TY_COUNT };
-#undef TY_ENUM
-#define TY_INFO(NAME, T) {#NAME, sizeof(T), DT_IS_SUB(NAME) == 1},
-struct ty_info {
-  const char* name;
-  size_t size;
-  bool sub;
-};
-const ty_info kTy[TY_COUNT] = {GIO_RMA_TYPES(TY_INFO){"mem", 1, true}};
-#undef TY_INFO
-
-// Reductions by index: every (operation, type) of GIO_REDUCE_OPS but long double.
-#define RED_ENUM(OP, NAME, T) DT_UNLESS_LD(NAME, R_##OP##_##NAME, )
-enum red_id { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_ENUM) R_COUNT };
-#undef RED_ENUM
-
-enum job_kind { BCAST, COLLECT, FCOLLECT, ALLTOALL, ALLTOALLS, REDUCE, SYNC };
-const char* const kKindName[] = {"broadcast", "collect", "fcollect", "alltoall", "alltoalls", "reduce", "sync"};
-
-// One collective call of a kernel: `type` is a ty_id, or a red_id for REDUCE; `n` is nelems or
-// nreduce (bytes for TY_MEM).
-struct job {
-  int kind, type;
-  void* d;
-  const void* s;
-  size_t n;
-  int root;
-  ptrdiff_t dst, sst;
-};
-
-// ---- device dispatch: one function per scope, a case per routine and type ------------------------
-
-#define MOVE_CASE(NAME, T, PRE, SUF)                                                                   \
-  case TY_##NAME:                                                                                      \
-    switch (j.kind) {                                                                                  \
-      case BCAST: return PRE##NAME##_broadcast##SUF(team, (T*)j.d, (const T*)j.s, j.n, j.root);        \
-      case COLLECT: return PRE##NAME##_collect##SUF(team, (T*)j.d, (const T*)j.s, j.n);                \
-      case FCOLLECT: return PRE##NAME##_fcollect##SUF(team, (T*)j.d, (const T*)j.s, j.n);              \
-      case ALLTOALL: return PRE##NAME##_alltoall##SUF(team, (T*)j.d, (const T*)j.s, j.n);              \
-      case ALLTOALLS: return PRE##NAME##_alltoalls##SUF(team, (T*)j.d, (const T*)j.s, j.dst, j.sst, j.n); \
-    }                                                                                                  \
-    return -99;
-#define MOVE_MEM_CASE(PRE, SUF)                                                              \
-  case TY_MEM:                                                                               \
-    switch (j.kind) {                                                                        \
-      case BCAST: return PRE##broadcastmem##SUF(team, j.d, j.s, j.n, j.root);                \
-      case COLLECT: return PRE##collectmem##SUF(team, j.d, j.s, j.n);                        \
-      case FCOLLECT: return PRE##fcollectmem##SUF(team, j.d, j.s, j.n);                      \
-      case ALLTOALL: return PRE##alltoallmem##SUF(team, j.d, j.s, j.n);                      \
-      case ALLTOALLS: return PRE##alltoallsmem##SUF(team, j.d, j.s, j.dst, j.sst, j.n);      \
-    }                                                                                        \
-    return -99;
-#define RED_CASE(OP, NAME, T, PRE, SUF) \
-  case R_##OP##_##NAME: return PRE##NAME##_##OP##_reduce##SUF(team, (T*)j.d, (const T*)j.s, j.n);
-
-// Thread scope: every RMA type and every reduction.
-#define MOVE_THREAD(NAME, T) MOVE_CASE(NAME, T, shmem_, )
-#define RED_THREAD(OP, NAME, T) DT_UNLESS_LD(NAME, RED_CASE(OP, NAME, T, shmem_, ))
-__device__ int call_thread(shmem_team_t team, const job& j) {
-  if (j.kind == SYNC) return j.root ? shmem_sync(team) : shmem_team_sync(team);
-  if (j.kind == REDUCE) {
-    switch (j.type) { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_THREAD) }
-    return -99;
-  }
-  switch (j.type) {
-    GIO_RMA_TYPES(MOVE_THREAD)
-    MOVE_MEM_CASE(shmem_, )
-  }
-  return -99;
-}
-// Wave and work-group scope: the representative types (DT_IS_SUB).
-#define MOVE_WAVE(NAME, T) DT_IF_SUB(NAME, MOVE_CASE(NAME, T, shmemx_, _wave))
-#define RED_WAVE(OP, NAME, T) DT_IF_SUB(NAME, RED_CASE(OP, NAME, T, shmemx_, _wave))
-__device__ int call_wave(shmem_team_t team, const job& j) {
-  if (j.kind == SYNC) return shmemx_team_sync_wave(team);
-  if (j.kind == REDUCE) {
-    switch (j.type) { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_WAVE) }
-    return -99;
-  }
-  switch (j.type) {
-    GIO_RMA_TYPES(MOVE_WAVE)
-    MOVE_MEM_CASE(shmemx_, _wave)
-  }
-  return -99;
-}
-#define MOVE_WG(NAME, T) DT_IF_SUB(NAME, MOVE_CASE(NAME, T, shmemx_, _wg))
-#define RED_WG(OP, NAME, T) DT_IF_SUB(NAME, RED_CASE(OP, NAME, T, shmemx_, _wg))
-__device__ int call_wg(shmem_team_t team, const job& j) {
-  if (j.kind == SYNC) return shmemx_team_sync_wg(team);
-  if (j.kind == REDUCE) {
-    switch (j.type) { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_WG) }
-    return -99;
-  }
-  switch (j.type) {
-    GIO_RMA_TYPES(MOVE_WG)
-    MOVE_MEM_CASE(shmemx_, _wg)
-  }
-  return -99;
-}
-
-// Runs the jobs in order; bad[i] counts the calling threads whose job i returned nonzero. The
-// caller is the first thread or wave of the work-group, or with `last` its last one (which may be
-// a partial wave).
-template <int S>
-__global__ void run_jobs(shmem_team_t team, const job* jobs, int njobs, int* bad, bool last) {
-  if (S == THREAD && threadIdx.x != (last ? blockDim.x - 1 : 0)) return;
-  if (S == WAVE && threadIdx.x / warpSize != (last ? (blockDim.x - 1) / warpSize : 0)) return;
-  for (int i = 0; i < njobs; ++i) {
-    const job j = jobs[i];
-    const int r = S == THREAD ? call_thread(team, j) : S == WAVE ? call_wave(team, j) : call_wg(team, j);
-    if (r != 0) atomicAdd(bad + i, 1);
-  }
-}
 
 // The same call by scope, for the kernels below that check their results themselves.
 #define SCOPED(S, NAME, ARGS) (S == THREAD ? shmem_##NAME ARGS : S == WAVE ? shmemx_##NAME##_wave ARGS : shmemx_##NAME##_wg ARGS)
@@ -520,9 +376,9 @@ class plan {
     if (delay_us) usleep(delay_us);
     const int nj = (int)jobs_.size();
     switch (scope_) {
-      case THREAD: hipLaunchKernelGGL(run_jobs<THREAD>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
-      case WAVE: hipLaunchKernelGGL(run_jobs<WAVE>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
-      default: hipLaunchKernelGGL(run_jobs<WG>, dim3(1), dim3(threads), 0, 0, v_.t, dj.get(), nj, bad.get(), last); break;
+      case THREAD: launch_jobs<THREAD>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
+      case WAVE: launch_jobs<WAVE>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
+      default: launch_jobs<WG>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
     }
     ASSERT_TRUE(synced()) << where();
     const std::vector<int> rc = bad.read();

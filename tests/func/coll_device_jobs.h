@@ -100,6 +100,19 @@ struct job {
 // scope's file, which also instantiates run_jobs<S> there (through launch_jobs<S>).
 template <int S>
 __device__ int call(shmem_team_t team, const job& j);
+// Its body: SYNC_CALL for a sync job, else the case of RED_X (reductions) or MOVE_X (the rest) for
+// the job's type; PRE and SUF name the scope's *mem routines.
+#define COLLJOBS_CALL_BODY(SYNC_CALL, RED_X, MOVE_X, PRE, SUF) \
+  if (j.kind == SYNC) return SYNC_CALL;                        \
+  if (j.kind == REDUCE) {                                      \
+    switch (j.type) { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_X) } \
+    return -99;                                                \
+  }                                                            \
+  switch (j.type) {                                            \
+    GIO_RMA_TYPES(MOVE_X)                                      \
+    MOVE_MEM_CASE(PRE, SUF)                                    \
+  }                                                            \
+  return -99;
 
 // Runs the jobs in order; bad[i] counts the calling threads whose job i returned nonzero. The
 // caller is the first thread or wave of the work-group, or with `last` its last one (which may be

@@ -8,16 +8,7 @@ namespace colljobs {
 #define RED_WG(OP, NAME, T) DT_IF_SUB(NAME, RED_CASE(OP, NAME, T, shmemx_, _wg))
 template <>
 __device__ int call<WG>(shmem_team_t team, const job& j) {
-  if (j.kind == SYNC) return shmemx_team_sync_wg(team);
-  if (j.kind == REDUCE) {
-    switch (j.type) { GIO_REDUCE_OPS(GIO_REDUCE_EACH, RED_WG) }
-    return -99;
-  }
-  switch (j.type) {
-    GIO_RMA_TYPES(MOVE_WG)
-    MOVE_MEM_CASE(shmemx_, _wg)
-  }
-  return -99;
+  COLLJOBS_CALL_BODY(shmemx_team_sync_wg(team), RED_WG, MOVE_WG, shmemx_, _wg)
 }
 
 COLLJOBS_LAUNCHER(WG)

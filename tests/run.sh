@@ -181,11 +181,15 @@ if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
     echo "gfx940: $obj"
   }
   # $jobs compiles at a time, each one clang process (one by one on 2 cores the six took 250-313 s,
-  # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it); every one's exit status is checked.
+  # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it; test_coll_device's collectives by scope
+  # are in its coll_device_jobs_*.cpp since session 21); every one's exit status is checked.
   running=0 failed=0
   for obj in tests/func/CMakeFiles/test_rma.dir/test_rma.cpp.o tests/func/CMakeFiles/test_amo.dir/test_amo.cpp.o \
              tests/func/CMakeFiles/test_signal.dir/test_signal.cpp.o \
              tests/func/CMakeFiles/test_coll_device.dir/test_coll_device.cpp.o \
+             tests/func/CMakeFiles/test_coll_device.dir/coll_device_jobs_thread.cpp.o \
+             tests/func/CMakeFiles/test_coll_device.dir/coll_device_jobs_wave.cpp.o \
+             tests/func/CMakeFiles/test_coll_device.dir/coll_device_jobs_wg.cpp.o \
              apps/spts/CMakeFiles/spts.dir/run_syncfree.cpp.o apps/jacobi2d/CMakeFiles/jacobi2d.dir/run_gio.cpp.o; do
     if ((running >= jobs)); then
       wait -n || failed=1

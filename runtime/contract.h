@@ -58,7 +58,9 @@ struct gio_device_state_v1 {
   struct gio_gda_queue_v1* gda_queues;  // gda: [gda_sets][n_pes] queue pairs (nullptr without gda)
   uint32_t gda_sets;       // queue sets: [0, gda_default_sets) default contexts, then one per created context
   uint32_t p2p_bulk_min;   // p2p: thread copies from this size use the bulk-copy engine; 0 = never (minor 1)
-  uint8_t* peer_base[GIO_MAX_PES];       // each PE's heap as mapped here; nullptr if not load/store reachable
+  // Each PE's heap as mapped here; nullptr if not load/store reachable. A mapping is congruent to
+  // heap_base modulo GIO_P2P_MAP_ALIGN (defs.h), so a symmetric address's alignment is its mapping's.
+  uint8_t* peer_base[GIO_MAX_PES];
   uint8_t peer_transport[GIO_MAX_PES];   // gio_transport_id per PE
   // gda: work-group w's default context uses set w % gda_default_sets; created context i (ctx
   // table index i >= 1) uses set gda_default_sets + i - 1, its own, so its quiet waits only for

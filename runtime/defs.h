@@ -32,5 +32,11 @@
 // bounded; 256 PEs cost 2 KiB of the 64 KiB constant bank.
 #define GIO_MAX_PES 256
 
+// A peer's heap is mapped (p2p) at an address congruent to this PE's heap modulo this, so the
+// device picks a copy's word width from the symmetric address, before the mapping is looked up
+// (device/p2p/copy.h). Mappings are page-aligned and heaps at least 256-byte aligned in practice;
+// host/p2p/p2p.cpp refuses one that is not.
+#define GIO_P2P_MAP_ALIGN 16
+
 // Symmetric-heap blocks handed to shmem_malloc start on this boundary (keeps vector copies aligned).
 #define GIO_HEAP_MIN_ALIGN 256

@@ -69,12 +69,14 @@ GIO_DOUT void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const v
   put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
 }
 
-// A cooperative scope inlines only the p2p put of one word per lane (copy_lane_word) and calls
-// everything else: the general copy loops need ~120 registers and the gda/proxy paths more, and
-// inlined into a loop of small puts they made the caller keep its own state on the stack (255
-// registers, a 1.7 KiB frame, loads from local memory on every call). The call costs little next
-// to a copy of more than a word per lane or a queue post. A thread-scope put keeps the whole switch
-// inline: its small copies and its bulk-copy path were tuned that way (p2p.h, bulk.h).
+// A cooperative scope inlines only the p2p put of up to S::inline_words words per lane
+// (copy_lane_words) and calls everything else: the general copy loops need ~120 registers and the
+// gda/proxy paths more, and inlined into a loop of small puts they made the caller keep its own
+// state on the stack (255 registers, a 1.7 KiB frame, loads from local memory on every call). The
+// call costs little next to a larger copy or a queue post. The source words are loaded before the
+// transport and the peer's mapping are read, so those constant loads overlap the loads' latency
+// (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put keeps the whole
+// switch inline: its small copies and its bulk-copy path were tuned that way (p2p.h, bulk.h).
 template <typename S>
 GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   check_pe(rt, pe);
@@ -85,8 +87,10 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {
     const gio_device_state_v1& st = GIO_DSTATE;
-    if (st.peer_transport[pe] == GIO_TRANSPORT_P2P &&
-        copy_lane_word<S>(p2p::remote(st, dst, pe), (const uint8_t*)src, n))
+    // The peer's mapping is read whatever the transport, so that its load need not wait for the
+    // transport's; where the peer is not p2p the address is never stored to.
+    if (copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, p2p::remote_any(st, dst, pe),
+                                 (const uint8_t*)src, n, st.peer_transport[pe] == GIO_TRANSPORT_P2P))
       return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
@@ -126,8 +130,8 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     get_switch<S>(rt, ctx, dst, src, n, pe);
   } else {
     const gio_device_state_v1& st = GIO_DSTATE;
-    if (st.peer_transport[pe] == GIO_TRANSPORT_P2P &&
-        copy_lane_word<S>((uint8_t*)dst, p2p::remote(st, src, pe), n))
+    if (copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, p2p::remote(st, src, pe), n,
+                                  st.peer_transport[pe] == GIO_TRANSPORT_P2P))
       return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }

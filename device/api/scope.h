@@ -18,6 +18,7 @@ struct scope_thread {
   // the load latency behind, so it goes deeper (16 x 16 B = 64 registers) than a lane of a group.
   // (An L1 prefetch of the source first gained nothing on H200: 4 KiB stayed at 6.4-6.5 us.)
   static constexpr unsigned copy_batch = 16;
+  static constexpr unsigned inline_words = 1;  // (unused: a thread's put keeps its own paths inline)
 };
 struct scope_wave {
   static constexpr bool one_lane = false;
@@ -25,6 +26,9 @@ struct scope_wave {
   static GIO_DFN unsigned lanes() { return plat::wave_active(); }
   static GIO_DFN void sync() { plat::wave_sync(); }
   static constexpr unsigned copy_batch = 8;
+  // Words per lane a put or get copies inline (copy_lane_words): 2 KiB of 16-byte words at 32
+  // lanes. Out of line, a 1-2 KiB wave put cost about twice NVSHMEM's inline loop (results s17).
+  static constexpr unsigned inline_words = 4;
 };
 struct scope_wg {
   static constexpr bool one_lane = false;
@@ -32,6 +36,9 @@ struct scope_wg {
   static GIO_DFN unsigned lanes() { return plat::wg_size(); }
   static GIO_DFN void sync() { plat::wg_sync(); }
   static constexpr unsigned copy_batch = 8;
+  // One word per lane is already 4 KiB at 256 lanes; more would only add registers to kernels
+  // that call work-group puts under a register cap (Jacobi2D's persistent kernel, 64).
+  static constexpr unsigned inline_words = 1;
 };
 
 }  // namespace dev

@@ -90,28 +90,68 @@ GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, u
   if (done < n && lane == words % lanes) copy_small<W::align>(d + done, s + done, n - done);
 }
 
-// A cooperative copy in which every lane moves at most one word, the widest (16, 8, 4, 2 or 1
-// bytes) that divides both addresses and n: no head, no tail, no loop, and a width that is the same
-// in every lane, so choosing it does not diverge. Returns false, having copied nothing, when n needs
-// more words than the scope has lanes. This is the whole copy of a small cooperative put or get.
-// (The width is picked by tests on the address bits, not by a switch on it: a switch compiled to
-// a jump table, an indexed constant load and an indirect branch on every call.)
+// A lane's K words, word k at byte off + k * step of the message (k < K), each moved only where it
+// lies inside n. A word outside n is zero, not left undefined: undefined (as an array or as these
+// members), ptxas kept each width's word in a stack slot in Jacobi2D's put_segment, an out-of-line
+// caller under a 64-register cap (32 more bytes of stack, a local load and store around each word).
+template <typename T, unsigned K>
+struct lane_words {
+  T w;
+  lane_words<T, K - 1> rest;
+  GIO_DFN void load(const uint8_t* s, unsigned n, unsigned off, unsigned step) {
+    w = off < n ? *(const T*)(s + off) : T();
+    rest.load(s, n, off + step, step);
+  }
+  GIO_DFN void store(uint8_t* d, unsigned n, unsigned off, unsigned step, bool go) const {
+    if (go && off < n) *(T*)(d + off) = w;
+    rest.store(d, n, off + step, step, go);
+  }
+};
 template <typename T>
-GIO_DFN bool copy_lane_word_of(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
-  if (n > (size_t)lanes * sizeof(T)) return false;
-  const size_t off = (size_t)lane * sizeof(T);
-  if (off < n) *(T*)(d + off) = *(const T*)(s + off);
-  return true;
+struct lane_words<T, 0> {
+  GIO_DFN void load(const uint8_t*, unsigned, unsigned, unsigned) {}
+  GIO_DFN void store(uint8_t*, unsigned, unsigned, unsigned, bool) const {}
+};
+
+// A cooperative copy in which every lane moves at most K words (S::inline_words), all of one
+// width: the widest (16, 8, 4, 2 or 1 bytes) that divides both addresses and n, the same in every
+// lane, so choosing it does not diverge. Word k of a lane is word lane + k * lanes of the message;
+// the K loads and the K stores are unrolled and predicated on lying inside n: no head, no tail, no
+// loop, and every load in flight before the first store. This is the whole copy of a small
+// cooperative put or get (2 KiB at a 32-lane wave of 16-byte words); a larger one takes the general
+// copy, out of line (dispatch.h). Returns false, having stored nothing, when n needs more words than
+// that or `go` is false (the peer is not reached by loads and stores).
+//
+// LoadFirst: the loads go out before `go` is known, so the caller's lookups of the transport and of
+// the peer's mapping (constant loads, for `go` and for a put's d) overlap their latency; `go` then
+// predicates each store, and the loaded words are dropped when it is false. (As a branch after the
+// loads, ptxas moved the test, and the transport's load, in front of them.) A get's source is the
+// peer's memory: it tests first.
+//
+// The width is picked from `align`, the caller's addresses and n or'ed, by tests on its bits, not by
+// a switch (a switch compiled to a jump table, an indexed constant load and an indirect branch on
+// every call). A symmetric address stands for its peer mapping there: a peer's heap is mapped at an
+// address congruent to this PE's heap modulo GIO_P2P_MAP_ALIGN (runtime/defs.h).
+template <typename T, unsigned K, bool LoadFirst>
+GIO_DFN bool copy_lane_words_of(uint8_t* d, const uint8_t* s, size_t n, bool go, unsigned lane, unsigned lanes) {
+  if (n > (size_t)K * lanes * sizeof(T)) return false;
+  if (!LoadFirst && !go) return false;
+  // Offsets in 32 bits from here (n is at most K x 1024 lanes x 16 bytes): half the compares.
+  const unsigned off = lane * (unsigned)sizeof(T), step = lanes * (unsigned)sizeof(T);
+  lane_words<T, K> v;
+  v.load(s, (unsigned)n, off, step);
+  v.store(d, (unsigned)n, off, step, go);
+  return go;
 }
-template <typename S>
-GIO_DFN bool copy_lane_word(uint8_t* d, const uint8_t* s, size_t n) {
-  const uintptr_t all = (uintptr_t)d | (uintptr_t)s | (uintptr_t)n;
+template <typename S, bool LoadFirst>
+GIO_DFN bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {
+  constexpr unsigned K = S::inline_words;
   const unsigned lane = S::lane(), lanes = S::lanes();
-  if ((all & 15) == 0) return copy_lane_word_of<word16::type>(d, s, n, lane, lanes);
-  if ((all & 7) == 0) return copy_lane_word_of<word8::type>(d, s, n, lane, lanes);
-  if ((all & 3) == 0) return copy_lane_word_of<word4::type>(d, s, n, lane, lanes);
-  if ((all & 1) == 0) return copy_lane_word_of<unsigned short>(d, s, n, lane, lanes);
-  return copy_lane_word_of<uint8_t>(d, s, n, lane, lanes);
+  if ((align & 15) == 0) return copy_lane_words_of<word16::type, K, LoadFirst>(d, s, n, go, lane, lanes);
+  if ((align & 7) == 0) return copy_lane_words_of<word8::type, K, LoadFirst>(d, s, n, go, lane, lanes);
+  if ((align & 3) == 0) return copy_lane_words_of<word4::type, K, LoadFirst>(d, s, n, go, lane, lanes);
+  if ((align & 1) == 0) return copy_lane_words_of<unsigned short, K, LoadFirst>(d, s, n, go, lane, lanes);
+  return copy_lane_words_of<uint8_t, K, LoadFirst>(d, s, n, go, lane, lanes);
 }
 
 // Copy n bytes with the widest access both pointers' alignment allows.

@@ -19,7 +19,14 @@ namespace p2p {
 GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) {
   return st.peer_base[pe] + ((const uint8_t*)sym - st.heap_base);
 }
-
+// The same address, computed before the caller knows the peer is p2p (a cooperative put reads the
+// mapping and the transport at once, dispatch.h): as integers, since an offset applied to a null
+// peer_base is undefined (UBSan). nvcc then no longer knows it for a global address (generic
+// stores, as NVSHMEM's); selecting this heap's base for a non-p2p peer instead kept the pointer,
+// but ptxas made the mapping's load wait for the transport's, to select its address.
+GIO_DFN uint8_t* remote_any(const gio_device_state_v1& st, const void* sym, int pe) {
+  return (uint8_t*)((uintptr_t)st.peer_base[pe] + ((uintptr_t)sym - (uintptr_t)st.heap_base));
+}
 // One thread moving at least st.p2p_bulk_min bytes hands the copy to the bulk-copy engine when
 // the platform has one (bulk.h); everything else is loads and stores from the scope's lanes.
 // Both tests before the runtime one are compile-time where they can be, so that a kernel whose

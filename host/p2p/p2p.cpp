@@ -1,5 +1,7 @@
 // p2p transport, host half: exchange heap handles and map every same-node peer's heap, so the
 // device half (device/p2p/) reaches it with loads and stores.
+#include <stdio.h>
+
 #include <vector>
 
 #include "host/bootstrap/bootstrap.h"
@@ -31,6 +33,17 @@ void p2p_connect(runtime& r) {
     if (!p.base) {
       p.why = "none: cannot map its heap (" + why + ")";
       if (forced) fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=p2p but PE %d's heap cannot be mapped: %s", pe, why.c_str());
+      continue;
+    }
+    // The device reads a copy's word width off the symmetric address (runtime/defs.h).
+    if (((uintptr_t)p.base - (uintptr_t)r.heap) % GIO_P2P_MAP_ALIGN) {
+      char how[128];
+      snprintf(how, sizeof how, "mapped at %p, not congruent to this PE's heap (%p) modulo %d", (void*)p.base,
+               (void*)r.heap, GIO_P2P_MAP_ALIGN);
+      gpu::heap_unmap(p.base, r.heap_size);
+      p.base = nullptr;
+      p.why = std::string("none: its heap is ") + how;
+      if (forced) fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=p2p but PE %d's heap is %s", pe, how);
       continue;
     }
     p.transport = GIO_TRANSPORT_P2P;

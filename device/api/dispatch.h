@@ -37,14 +37,21 @@ GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
   if (ctx != nullptr && (ctx->magic != GIO_CTX_MAGIC || !ctx->in_use)) fail_ctx(routine, ctx);
 }
 
-// lane_done: at a cooperative scope one lane posts to gda or the proxy for the whole scope and
-// waits there, and the scope syncs before returning, in this function, where the branch that
-// diverges is visible. A sync left to the caller, after the call, is not enough on CUDA: ptxas
-// treats a call made by a converged warp as returning converged and compiles the caller's
-// __syncwarp() to nothing, leaving only the call's convergence barrier (BSYNC), which lets the
-// waiting lanes go while lane 0 still spins (sm_90, nvcc 13: the wave-scope reduce's lanes 1..31
+// A cooperative scope's gda or proxy operation: lane 0 posts for the whole scope and waits there,
+// and the scope syncs before returning, here, where the branch that diverges is visible (this is
+// always inlined into the switch). A sync left to the caller, after the call, is not enough on
+// CUDA: ptxas treats a call made by a converged warp as returning converged and compiles the
+// caller's __syncwarp() to nothing, leaving only the call's convergence barrier (BSYNC), which lets
+// the waiting lanes go while lane 0 still spins (sm_90, nvcc 13: the wave-scope reduce's lanes 1..31
 // folded `in` before lane 0's get had filled it, results/2026-11-28-2xh200-s21). With the branch in
-// view, the sync stays a divergence check and a WARPSYNC. A thread-scope call syncs nothing.
+// view, the sync stays a divergence check and a WARPSYNC (tests/sass/check_scope_sync.py). A
+// thread-scope call syncs nothing.
+template <typename S, typename Post>
+GIO_DFN void lane_done(Post post) {
+  if (S::lane() == 0) post();
+  S::sync();
+}
+
 // put's transport switch, after the checks.
 template <typename S>
 GIO_DFN void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
@@ -53,13 +60,11 @@ GIO_DFN void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* 
     case GIO_TRANSPORT_P2P: p2p::put<S>(st, p2p::remote(st, dst, pe), src, n); return;
     case GIO_TRANSPORT_GDA:
       check_ctx_live(rt, ctx);
-      if (S::lane() == 0) gda::put(rt, st, ctx, dst, src, n, pe, nbi);
-      S::sync();  // see lane_done
+      lane_done<S>([&] { gda::put(rt, st, ctx, dst, src, n, pe, nbi); });
       return;
     case GIO_TRANSPORT_PROXY:
       check_ctx_live(rt, ctx);
-      if (S::lane() == 0) proxy::put(rt, st, ctx, dst, src, n, pe, nbi);
-      S::sync();  // see lane_done
+      lane_done<S>([&] { proxy::put(rt, st, ctx, dst, src, n, pe, nbi); });
       return;
     default: no_transport(rt, pe);
   }
@@ -104,13 +109,11 @@ GIO_DFN void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* 
     case GIO_TRANSPORT_P2P: p2p::get<S>(st, dst, p2p::remote(st, src, pe), n); return;
     case GIO_TRANSPORT_GDA:
       check_ctx_live(rt, ctx);
-      if (S::lane() == 0) gda::get(rt, st, ctx, dst, src, n, pe);
-      S::sync();  // see lane_done
+      lane_done<S>([&] { gda::get(rt, st, ctx, dst, src, n, pe); });
       return;
     case GIO_TRANSPORT_PROXY:
       check_ctx_live(rt, ctx);
-      if (S::lane() == 0) proxy::get(rt, st, ctx, dst, src, n, pe);
-      S::sync();  // see lane_done
+      lane_done<S>([&] { proxy::get(rt, st, ctx, dst, src, n, pe); });
       return;
     default: no_transport(rt, pe);
   }

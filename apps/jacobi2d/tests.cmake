@@ -7,6 +7,7 @@ enable_testing()
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES
              ${CMAKE_CURRENT_BINARY_DIR}/CTestTestfile.cmake)
 set(JACOBI_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
+gio_serialize_gpu_tests()  # cmake/GIOTestLocks.cmake
 
 # The persistent kernel's neighbour lists against a model of the kernel (plain host C++).
 find_package(GTest REQUIRED)

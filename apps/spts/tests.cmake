@@ -3,6 +3,7 @@
 # non-zero on a mismatch, so the exit code is the test. (inputs.cmake has made this directory's
 # tests reachable from the top: enable_testing and TEST_INCLUDE_FILES.)
 set(SPTS_GIORUN ${CMAKE_BINARY_DIR}/bin/giorun)
+gio_serialize_gpu_tests()  # cmake/GIOTestLocks.cmake
 set(SPTS_ENV "GIO_TIMEOUT_MS=60000")
 set(SPTS_DATA ${CMAKE_CURRENT_SOURCE_DIR}/testdata)
 

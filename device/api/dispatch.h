@@ -82,21 +82,32 @@ GIO_DOUT void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const v
 // transport and the peer's mapping are read, so those constant loads overlap the loads' latency
 // (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put keeps the whole
 // switch inline: its small copies and its bulk-copy path were tuned that way (p2p.h, bulk.h).
+static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
+
 template <typename S>
 GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
-  check_pe(rt, pe);
-  if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
-  check_sym(rt, dst, n, pe);
-  check_ctx(rt, ctx);
   if constexpr (S::one_lane) {
+    check_pe(rt, pe);
+    if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
+    check_sym(rt, dst, n, pe);
+    check_ctx(rt, ctx);
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {
+    // The peer's transport and mapping are read before the checks, at an index masked into the
+    // tables (the value of a PE the check refuses is never used), so that no check's branch guards
+    // their loads: ptxas then hoists them out of a caller's loop of puts. Read after the checks,
+    // they were loaded again on every call, and the checks cost 120 of a wave put's 392 cycles
+    // (results/2026-11-28-2xh200-s22). The mapping is read whatever the transport, so that its
+    // load need not wait for the transport's; where the peer is not p2p it is never stored to.
     const gio_device_state_v1& st = GIO_DSTATE;
-    // The peer's mapping is read whatever the transport, so that its load need not wait for the
-    // transport's; where the peer is not p2p the address is never stored to.
-    if (copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, p2p::remote_any(st, dst, pe),
-                                 (const uint8_t*)src, n, st.peer_transport[pe] == GIO_TRANSPORT_P2P))
-      return;
+    const int at = pe & (GIO_MAX_PES - 1);
+    const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
+    uint8_t* const mapped = p2p::remote_any(st, dst, at);
+    check_pe(rt, pe);
+    if (n == 0) return;
+    check_sym(rt, dst, n, pe);
+    check_ctx(rt, ctx);
+    if (copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p)) return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
 }
@@ -125,17 +136,23 @@ GIO_DOUT void get_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const v
 
 template <typename S>
 GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
-  check_pe(rt, pe);
-  if (n == 0) return;
-  check_sym(rt, src, n, pe);
-  check_ctx(rt, ctx);
   if constexpr (S::one_lane) {
+    check_pe(rt, pe);
+    if (n == 0) return;
+    check_sym(rt, src, n, pe);
+    check_ctx(rt, ctx);
     get_switch<S>(rt, ctx, dst, src, n, pe);
   } else {
+    // Loaded before the checks, as put's (above).
     const gio_device_state_v1& st = GIO_DSTATE;
-    if (copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, p2p::remote(st, src, pe), n,
-                                  st.peer_transport[pe] == GIO_TRANSPORT_P2P))
-      return;
+    const int at = pe & (GIO_MAX_PES - 1);
+    const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
+    const uint8_t* const mapped = p2p::remote_any(st, src, at);
+    check_pe(rt, pe);
+    if (n == 0) return;
+    check_sym(rt, src, n, pe);
+    check_ctx(rt, ctx);
+    if (copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n, is_p2p)) return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }
 }

@@ -37,6 +37,16 @@ GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
   if (ctx != nullptr && (ctx->magic != GIO_CTX_MAGIC || !ctx->in_use)) fail_ctx(routine, ctx);
 }
 
+// The checks every put and get makes, in their order; false when there is nothing to move (n = 0:
+// nothing is addressed, whatever the pointers, and every lane of a scope agrees).
+GIO_DFN bool check_rma(const char* rt, shmem_ctx_t ctx, const void* sym, size_t n, int pe) {
+  check_pe(rt, pe);
+  if (n == 0) return false;
+  check_sym(rt, sym, n, pe);
+  check_ctx(rt, ctx);
+  return true;
+}
+
 // A cooperative scope's gda or proxy operation: lane 0 posts for the whole scope and waits there,
 // and the scope syncs before returning, here, where the branch that diverges is visible (this is
 // always inlined into the switch). A sync left to the caller, after the call, is not enough on
@@ -87,10 +97,7 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 template <typename S>
 GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   if constexpr (S::one_lane) {
-    check_pe(rt, pe);
-    if (n == 0) return;  // nothing is addressed, whatever the pointers (every lane of a scope agrees)
-    check_sym(rt, dst, n, pe);
-    check_ctx(rt, ctx);
+    if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {
     // The peer's transport and mapping are read before the checks, at an index masked into the
@@ -103,10 +110,7 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
-    check_pe(rt, pe);
-    if (n == 0) return;
-    check_sym(rt, dst, n, pe);
-    check_ctx(rt, ctx);
+    if (!check_rma(rt, ctx, dst, n, pe)) return;
     if (copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p)) return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
@@ -137,10 +141,7 @@ GIO_DOUT void get_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const v
 template <typename S>
 GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   if constexpr (S::one_lane) {
-    check_pe(rt, pe);
-    if (n == 0) return;
-    check_sym(rt, src, n, pe);
-    check_ctx(rt, ctx);
+    if (!check_rma(rt, ctx, src, n, pe)) return;
     get_switch<S>(rt, ctx, dst, src, n, pe);
   } else {
     // Loaded before the checks, as put's (above).
@@ -148,10 +149,7 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     const uint8_t* const mapped = p2p::remote_any(st, src, at);
-    check_pe(rt, pe);
-    if (n == 0) return;
-    check_sym(rt, src, n, pe);
-    check_ctx(rt, ctx);
+    if (!check_rma(rt, ctx, src, n, pe)) return;
     if (copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n, is_p2p)) return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }

@@ -2,21 +2,20 @@
 """Machine-code check that a loop of cooperative puts or gets does not reload the runtime state on
 every call (device/api/dispatch.h, put and get). Compiles put_loop.cu for sm_90 and disassembles
 it: inside each kernel's loop there must be no load from the constant bank that holds the state
-(c[0x3]: the peer's transport, its mapping, the heap base), other than the state's head words. When those loads sat behind the
-argument checks' branches, ptxas loaded them again on every call, and the checks cost 120 of a
-wave put's 392 cycles on an H200 (results/2026-11-28-2xh200-s22).
+(c[0x3]: the peer's transport, its mapping, the heap base), other than the state's head words.
+When those loads sat behind the argument checks' branches, ptxas loaded them again on every
+call, and the checks cost 120 of a wave put's 392 cycles on an H200
+(results/2026-11-28-2xh200-s22).
 
 Usage: check_put_loop.py BUILD_DIR   (a configured cuda build: its include/ holds the generated
 headers). Needs nvcc and nvdisasm (PyPI: nvidia-cuda-nvdisasm)."""
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check_scope_sync import ROOT, functions, nvdisasm  # noqa: E402
+from check_scope_sync import ROOT, disassemble, functions  # noqa: E402
 
 STATE_LOAD = re.compile(r"\bU?LDC(\.\S+)?\s+\S+,\s+c\[0x3\]\[([^\]]+)\]")
 # state_checked's magic and version words (offsets 0-7) are still read on every call: tested as
@@ -42,29 +41,11 @@ def loops(body):
     return out
 
 
-def with_labels(text):
-    """functions() with each label line kept in the body, so loops() can find branch targets."""
-    out, name = {}, None
-    for line in text.splitlines():
-        m = re.match(r"^(\$?[_A-Za-z0-9$.]+):\s*$", line)
-        if m and not m.group(1).startswith(".L_x") and not m.group(1).startswith(".text"):
-            name = m.group(1)
-            out[name] = []
-        elif name and ("/*" in line or re.match(r"^\.L_x_\d+:", line)):
-            out[name].append(line)
-    return out
-
-
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-cuda")
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = os.path.join(tmp, "put_loop.cubin")
-        subprocess.run(["nvcc", "-I" + ROOT, "-I" + os.path.join(ROOT, "device", "include"),
-                        "-I" + os.path.join(build, "include"), "-O2", "-DNDEBUG", "-arch=sm_90", "-std=c++17",
-                        "-cubin", os.path.join(HERE, "put_loop.cu"), "-o", cubin], check=True)
-        text = subprocess.run([nvdisasm(), "-c", cubin], check=True, capture_output=True, text=True).stdout
+    text = disassemble("put_loop.cu", build, ["-O2"])
     found, bad = [], []
-    for name, body in with_labels(text).items():
+    for name, body in functions(text, labels=True).items():
         # The kernels themselves, not the functions ptxas emits for them ("<kernel>$<callee>").
         kernel = next((k for k in KERNELS if re.fullmatch(r"_Z\d+%s\w*" % k, name)), None)
         if not kernel:

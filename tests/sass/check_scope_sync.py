@@ -32,27 +32,33 @@ def nvdisasm():
     sys.exit("check_scope_sync: nvdisasm not found (pip install nvidia-cuda-nvdisasm)")
 
 
-def functions(text):
-    """{label: [instruction lines]} for every function body in nvdisasm -c output."""
+def functions(text, labels=False):
+    """{label: [instruction lines]} for every function body in nvdisasm -c output; with labels, the
+    body keeps its .L_x_N label lines too (for finding branch targets)."""
     out, name = {}, None
     for line in text.splitlines():
         m = re.match(r"^(\$?[_A-Za-z0-9$.]+):\s*$", line)
         if m and not m.group(1).startswith(".L_x") and not m.group(1).startswith(".text"):
             name = m.group(1)
             out[name] = []
-        elif name and "/*" in line:
+        elif name and ("/*" in line or (labels and re.match(r"^\.L_x_\d+:", line))):
             out[name].append(line)
     return out
 
 
+def disassemble(source, build, flags=()):
+    """nvdisasm -c of tests/sass/<source> compiled for sm_90 against the cuda build `build`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = os.path.join(tmp, "out.cubin")
+        subprocess.run(["nvcc", "-I" + ROOT, "-I" + os.path.join(ROOT, "device", "include"),
+                        "-I" + os.path.join(build, "include"), *flags, "-DNDEBUG", "-arch=sm_90", "-std=c++17",
+                        "-cubin", os.path.join(HERE, source), "-o", cubin], check=True)
+        return subprocess.run([nvdisasm(), "-c", cubin], check=True, capture_output=True, text=True).stdout
+
+
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-cuda")
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = os.path.join(tmp, "scope_sync.cubin")
-        subprocess.run(["nvcc", "-I" + ROOT, "-I" + os.path.join(ROOT, "device", "include"),
-                        "-I" + os.path.join(build, "include"), "-DNDEBUG", "-arch=sm_90", "-std=c++17",
-                        "-cubin", os.path.join(HERE, "scope_sync.cu"), "-o", cubin], check=True)
-        text = subprocess.run([nvdisasm(), "-c", cubin], check=True, capture_output=True, text=True).stdout
+    text = disassemble("scope_sync.cu", build)
     want = {"scope_wave": "WARPSYNC", "scope_wg": "BAR.SYNC"}
     call = re.compile(r"CALL\.\S+\s+`\(\S*_ZN3gio3dev(3gda|5proxy)3(get|put)E")
     checked, bad = 0, []

@@ -66,6 +66,8 @@ enum dev_fault {
   DF_COLL_BAD_ROOT,
   DF_COLL_SYNC_ALONE,
   DF_COLL_LL_ALONE,
+  DF_PUT_WAVE_PE,
+  DF_GET_WG_PE,
 };
 
 // One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
@@ -89,6 +91,16 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
   }
   if (which == DF_COLL_LL_ALONE) {  // a work-group fcollect of 8 bytes (LL over p2p) nobody joins
     shmemx_fcollectmem_wg(SHMEM_TEAM_WORLD, sym + 256, sym, 8);
+    return;
+  }
+  // Cooperative calls read the target's table entries before checking the PE (dispatch.h): a PE
+  // past the tables and a negative one must still stop with the PE named, before any store.
+  if (which == DF_PUT_WAVE_PE) {
+    shmemx_putmem_wave(sym, sym + 64, 8, n + 256);
+    return;
+  }
+  if (which == DF_GET_WG_PE) {
+    shmemx_getmem_wg(sym, sym + 64, 8, -1);
     return;
   }
   if (threadIdx.x != 0) return;
@@ -303,7 +315,8 @@ const dev_case kDevCases[] = {
     {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1}, {"dev_cas_livelock", DF_CAS_LIVELOCK, 2},
     {"dev_coll_invalid_team", DF_COLL_INVALID_TEAM, 1}, {"dev_coll_stale_team", DF_COLL_STALE_TEAM, 1},
     {"dev_coll_bad_root", DF_COLL_BAD_ROOT, 1}, {"dev_coll_sync_timeout", DF_COLL_SYNC_ALONE, 1},
-    {"dev_coll_ll_timeout", DF_COLL_LL_ALONE, 64},
+    {"dev_coll_ll_timeout", DF_COLL_LL_ALONE, 64}, {"dev_put_wave_pe", DF_PUT_WAVE_PE, 64},
+    {"dev_get_wg_pe", DF_GET_WG_PE, 64},
 };
 
 }  // namespace

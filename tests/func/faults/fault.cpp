@@ -70,6 +70,17 @@ enum dev_fault {
   DF_GET_WG_PE,
 };
 
+// Cooperative calls read the target's table entries before checking the PE (dispatch.h): a PE
+// past the tables and a negative one must still stop with the PE named, before any store. A kernel
+// of their own: inside fault_kernel's branches hipcc 5.2 (gfx90a) stopped with "failed to annotate
+// CFG".
+__global__ void coop_pe_kernel(int which, char* sym, int n) {
+  if (which == DF_PUT_WAVE_PE)
+    shmemx_putmem_wave(sym, sym + 64, 8, n + 256);
+  else
+    shmemx_getmem_wg(sym, sym + 64, 8, -1);
+}
+
 // One kernel for every device fault. `sym` is a 4 KiB symmetric block, `priv` ordinary device
 // memory, `n` the PE count.
 __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
@@ -91,16 +102,6 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
   }
   if (which == DF_COLL_LL_ALONE) {  // a work-group fcollect of 8 bytes (LL over p2p) nobody joins
     shmemx_fcollectmem_wg(SHMEM_TEAM_WORLD, sym + 256, sym, 8);
-    return;
-  }
-  // Cooperative calls read the target's table entries before checking the PE (dispatch.h): a PE
-  // past the tables and a negative one must still stop with the PE named, before any store.
-  if (which == DF_PUT_WAVE_PE) {
-    shmemx_putmem_wave(sym, sym + 64, 8, n + 256);
-    return;
-  }
-  if (which == DF_GET_WG_PE) {
-    shmemx_getmem_wg(sym, sym + 64, 8, -1);
     return;
   }
   if (threadIdx.x != 0) return;
@@ -145,7 +146,10 @@ void* device_buffer(size_t bytes) {
 }
 
 void fault_launch(int which, char* sym, char* priv, int n, int threads) {
-  hipLaunchKernelGGL(fault_kernel, dim3(1), dim3(threads), 0, 0, which, sym, priv, n);
+  if (which == DF_PUT_WAVE_PE || which == DF_GET_WG_PE)
+    hipLaunchKernelGGL(coop_pe_kernel, dim3(1), dim3(threads), 0, 0, which, sym, n);
+  else
+    hipLaunchKernelGGL(fault_kernel, dim3(1), dim3(threads), 0, 0, which, sym, priv, n);
   hipError_t e = hipGetLastError();
   if (e == hipSuccess) e = hipDeviceSynchronize();
   if (e != hipSuccess) {

@@ -78,9 +78,27 @@ GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
   return GIO_DSTATE;
 }
 
-GIO_DFN void check_pe(const char* routine, int pe) {
+// The state's first 8 bytes when libgio's contract is exactly this module's: magic, major, minor.
+constexpr uint64_t kStateHead =
+    (uint64_t)GIO_STATE_MAGIC | (uint64_t)GIO_CONTRACT_MAJOR << 32 | (uint64_t)GIO_CONTRACT_MINOR << 48;
+
+// check_pe's slow half: the full state check (a newer minor passes, with the PE checked after it).
+GIO_DOUT void check_pe_slow(const char* routine, int pe) {
   const gio_device_state_v1& st = state_checked(routine);
   if ((unsigned)pe >= (unsigned)st.n_pes) fail_pe(routine, pe);
+}
+
+// Every RMA, AMO and signal call checks its PE first, inside the caller's loops, so the fast path
+// is one branch: the state's head as one 8-byte word against this module's (magic and version in
+// one compare) and the PE against n_pes, where there were three branches, each waiting on its own
+// constant load (magic, version, PE). n_pes is
+// read before the head is known good: it is in bounds whatever the layout, and used only when the
+// head matched. A state that is not this exact contract (not initialized, another major, a newer
+// minor) takes the slow half, which reports the first two and lets the third through.
+GIO_DFN void check_pe(const char* routine, int pe) {
+  uint64_t head;
+  __builtin_memcpy(&head, &GIO_DSTATE, sizeof head);
+  if ((head != kStateHead) | ((unsigned)pe >= (unsigned)GIO_DSTATE.n_pes)) check_pe_slow(routine, pe);
 }
 
 // [p, p+n) must lie in the user part of the symmetric heap.

@@ -6,6 +6,7 @@
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
 #          rows4 ikn4 (spts, 2 and 4 GPUs);
 #          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs);
+#          msgratebase (2 GPUs: wave message rate against the tree at GIO_BASE, default 26b8bfe),
 #          warpprobe (a lone lane's warp instructions against the others' __syncwarp), wavecheck (2 PEs:
 #          wave-scope calls over gda and the proxy, and synccheck)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
@@ -200,6 +201,23 @@ if has bulk; then  # one thread's puts with the bulk-copy engine off (0) and fro
       --json "$out/gio-bulk$m-bw.jsonl" > "$out/gio-bulk$m-bw.txt" 2>&1
   done
   grep -h "pingpong\|put_nbi_quiet" "$out"/gio-bulk*-put_latency.txt | head -80; grep -h "^bw" "$out"/gio-bulk*-bw.txt
+fi
+if has msgratebase; then  # wave message rate: this tree against GIO_BASE (default 26b8bfe, 3,650 Mmsg/s in session 17) and NVSHMEM, one call
+  base=${GIO_BASE:-26b8bfe}
+  rm -rf /tmp/gio-base && git worktree add -f /tmp/gio-base "$base" > "$out/base.log" 2>&1 &&
+    cmake -S /tmp/gio-base -B build-base -G Ninja -DGIO_PLATFORM=cuda -DGIO_BUILD_TESTS=OFF >> "$out/base.log" 2>&1 &&
+    ninja -C build-base gio-bench >> "$out/base.log" 2>&1 || echo "base $base: build failed" >> "$out/base.log"
+  for rep in 1 2; do
+    for impl in gio base nvshmem; do
+      bin=$(bench_bin $impl 2>/dev/null); [[ $impl == base ]] && bin=build-base/bin/gio-bench
+      [[ -x $bin ]] || continue
+      for it in 100 1000; do
+        GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --scope wave --wgs 32,132 --iters $it \
+          --json "$out/msgratebase-$impl.jsonl" >> "$out/msgratebase-$impl.txt" 2>&1
+      done
+    done
+  done
+  grep -h "^msgrate" "$out"/msgratebase-*.txt
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do

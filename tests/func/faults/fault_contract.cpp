@@ -43,6 +43,29 @@ void device_other_major() {
     _exit(1);
   }
 }
+// libgio's published state claims a newer minor than this module's (a libgio that added fields at
+// the end): the module's routines must run as usual. Every PE puts to the next and checks its own
+// word; the device's fast check fails on the version and its slow half lets the call through.
+__global__ void put_next(int* dst, int pe) { shmem_int_p(dst, 7, pe); }
+int device_newer_minor() {
+  shmem_init();
+  int* dst = (int*)shmem_calloc(1, sizeof(int));
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  gio_device_state_v1 s;
+  if (hipMemcpyFromSymbol(&s, HIP_SYMBOL(GIO_DSTATE), sizeof s) != hipSuccess) exit(3);
+  s.version_minor += 1;
+  if (hipMemcpyToSymbol(HIP_SYMBOL(GIO_DSTATE), &s, sizeof s) != hipSuccess) exit(3);
+  hipLaunchKernelGGL(put_next, dim3(1), dim3(1), 0, 0, dst, (me + 1) % n);
+  if (hipDeviceSynchronize() != hipSuccess) exit(3);
+  shmem_barrier_all();
+  int got = 0;
+  if (hipMemcpy(&got, dst, sizeof got, hipMemcpyDeviceToHost) != hipSuccess) exit(3);
+  printf("fault_contract: dev_contract_newer_minor: PE %d of %d read %d (want 7) with libgio's minor %u\n", me, n, got,
+         (unsigned)s.version_minor);
+  fflush(stdout);
+  shmem_finalize();
+  return got == 7 ? 0 : 5;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +92,8 @@ int main(int argc, char** argv) {
     shmem_init();
   } else if (f == "dev_contract_major") {
     device_other_major();
+  } else if (f == "dev_contract_newer_minor") {
+    return device_newer_minor();
   } else {
     fprintf(stderr, "fault_contract: unknown fault name '%s'\n", f.c_str());
     return 64;

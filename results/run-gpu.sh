@@ -209,7 +209,7 @@ if has msgratebase; then  # wave message rate: this tree against GIO_BASE (defau
     ninja -C build-base gio-bench >> "$out/base.log" 2>&1 || echo "base $base: build failed" >> "$out/base.log"
   for rep in 1 2; do
     for impl in gio base nvshmem; do
-      bin=$(bench_bin $impl 2>/dev/null); [[ $impl == base ]] && bin=build-base/bin/gio-bench
+      case $impl in base) bin=build-base/bin/gio-bench ;; *) bin=$(bench_bin $impl) ;; esac
       [[ -x $bin ]] || continue
       for it in 100 1000; do
         GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --scope wave --wgs 32,132 --iters $it \

@@ -25,16 +25,24 @@ void park() {
 
 __global__ void touch_state(int* dst) { shmem_int_p(dst, 1, 0); }
 
+// Rewrites this module's copy of the state libgio published, as a libgio of another version would
+// have written it; returns the copy as written.
+template <typename Edit>
+gio_device_state_v1 republish_state(Edit edit) {
+  gio_device_state_v1 s;
+  if (hipMemcpyFromSymbol(&s, HIP_SYMBOL(GIO_DSTATE), sizeof s) != hipSuccess) exit(3);
+  edit(s);
+  if (hipMemcpyToSymbol(HIP_SYMBOL(GIO_DSTATE), &s, sizeof s) != hipSuccess) exit(3);
+  return s;
+}
+
 // The kernel side: libgio's published state claims another major (as a libgio of another major
 // would write it); the module's first routine must stop.
 void device_other_major() {
   shmem_init();
   int* dst = (int*)shmem_calloc(1, sizeof(int));
   if (shmem_my_pe() != 0) park();
-  gio_device_state_v1 s;
-  if (hipMemcpyFromSymbol(&s, HIP_SYMBOL(GIO_DSTATE), sizeof s) != hipSuccess) exit(3);
-  s.version_major = 99;
-  if (hipMemcpyToSymbol(HIP_SYMBOL(GIO_DSTATE), &s, sizeof s) != hipSuccess) exit(3);
+  republish_state([](gio_device_state_v1& s) { s.version_major = 99; });
   hipLaunchKernelGGL(touch_state, dim3(1), dim3(1), 0, 0, dst);
   hipError_t e = hipDeviceSynchronize();
   if (e != hipSuccess) {  // GPUs: the kernel trapped after printing its line
@@ -51,10 +59,7 @@ int device_newer_minor() {
   shmem_init();
   int* dst = (int*)shmem_calloc(1, sizeof(int));
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  gio_device_state_v1 s;
-  if (hipMemcpyFromSymbol(&s, HIP_SYMBOL(GIO_DSTATE), sizeof s) != hipSuccess) exit(3);
-  s.version_minor += 1;
-  if (hipMemcpyToSymbol(HIP_SYMBOL(GIO_DSTATE), &s, sizeof s) != hipSuccess) exit(3);
+  const gio_device_state_v1 s = republish_state([](gio_device_state_v1& st) { st.version_minor += 1; });
   hipLaunchKernelGGL(put_next, dim3(1), dim3(1), 0, 0, dst, (me + 1) % n);
   if (hipDeviceSynchronize() != hipSuccess) exit(3);
   shmem_barrier_all();

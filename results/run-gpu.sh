@@ -6,7 +6,8 @@
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
 #          rows4 ikn4 (spts, 2 and 4 GPUs);
 #          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs);
-#          msgratebase (2 GPUs: wave message rate against the tree at GIO_BASE, default 26b8bfe),
+#          msgratebase (2 GPUs: message rate and call cost against the commits in GIO_BASE, default 26b8bfe,
+#          and this tree with each patch in GIO_PATCHES),
 #          warpprobe (a lone lane's warp instructions against the others' __syncwarp), wavecheck (2 PEs:
 #          wave-scope calls over gda and the proxy, and synccheck)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
@@ -202,22 +203,47 @@ if has bulk; then  # one thread's puts with the bulk-copy engine off (0) and fro
   done
   grep -h "pingpong\|put_nbi_quiet" "$out"/gio-bulk*-put_latency.txt | head -80; grep -h "^bw" "$out"/gio-bulk*-bw.txt
 fi
-if has msgratebase; then  # wave message rate: this tree against GIO_BASE (default 26b8bfe, 3,650 Mmsg/s in session 17) and NVSHMEM, one call
-  base=${GIO_BASE:-26b8bfe}
-  rm -rf /tmp/gio-base && git worktree add -f /tmp/gio-base "$base" > "$out/base.log" 2>&1 &&
-    cmake -S /tmp/gio-base -B build-base -G Ninja -DGIO_PLATFORM=cuda -DGIO_BUILD_TESTS=OFF >> "$out/base.log" 2>&1 &&
-    ninja -C build-base gio-bench >> "$out/base.log" 2>&1 || echo "base $base: build failed" >> "$out/base.log"
+if has msgratebase; then  # message rate and per-call cost: this tree against other builds and NVSHMEM, one call
+  # GIO_BASE: commits, each built from a worktree (default 26b8bfe: 4,084 Mmsg/s at wave scope in session 24);
+  # GIO_PATCHES: patch files, each applied to a copy of this tree (results/2026-11-28-4xh200-s24/variants/).
+  # MSG_SCOPES (default wave). The builds run side by side; a build that fails is named in its log and skipped.
+  # Their JSON lines carry <commit> and <this tree's commit>+<patch name> (apps/commit.cmake reads GIO_COMMIT).
+  # The trees and their builds live under /tmp; every copy of this tree is taken before any build starts.
+  builds=()
+  for f in ${GIO_PATCHES:-}; do
+    v=$(basename "$f" .patch); builds+=("patch-$v")
+    rm -rf /tmp/gio-$v /tmp/build-patch-$v && mkdir -p /tmp/gio-$v &&
+      tar -c --exclude='./build*' --exclude=./.git . | tar -x -C /tmp/gio-$v && patch -d /tmp/gio-$v -sp1 < "$f" ||
+      echo "patch $v: copy or patch failed" > "$out/build-patch-$v.log"
+  done
+  for c in ${GIO_BASE:-26b8bfe}; do
+    builds+=("base-$c")
+    ( rm -rf /tmp/gio-$c /tmp/build-base-$c && git worktree add -f /tmp/gio-$c "$c" &&
+      cmake -S /tmp/gio-$c -B /tmp/build-base-$c -G Ninja -DGIO_PLATFORM=cuda -DGIO_BUILD_TESTS=OFF &&
+      GIO_COMMIT=$c ninja -C /tmp/build-base-$c gio-bench || echo "base $c: build failed" ) > "$out/build-base-$c.log" 2>&1 &
+  done
+  for f in ${GIO_PATCHES:-}; do
+    v=$(basename "$f" .patch)
+    [[ -s $out/build-patch-$v.log ]] && continue
+    ( cmake -S /tmp/gio-$v -B /tmp/build-patch-$v -G Ninja -DGIO_PLATFORM=cuda -DGIO_BUILD_TESTS=OFF &&
+      GIO_COMMIT="$(cat "$out/commit.txt")+$v" ninja -C /tmp/build-patch-$v gio-bench || echo "patch $v: build failed" ) \
+      > "$out/build-patch-$v.log" 2>&1 &
+  done
+  wait
   for rep in 1 2; do
-    for impl in gio base nvshmem; do
-      case $impl in base) bin=build-base/bin/gio-bench ;; *) bin=$(bench_bin $impl) ;; esac
+    for impl in gio "${builds[@]}" nvshmem; do
+      case $impl in base-*|patch-*) bin=/tmp/build-$impl/bin/gio-bench ;; *) bin=$(bench_bin $impl) ;; esac
       [[ -x $bin ]] || continue
       for it in 100 1000; do
-        GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --scope wave --wgs 32,132 --iters $it \
+        GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --scope ${MSG_SCOPES:-wave} --wgs 32,132 --iters $it \
           --json "$out/msgratebase-$impl.jsonl" >> "$out/msgratebase-$impl.txt" 2>&1
       done
+      [[ $rep == 1 ]] && T=60 run $B/giorun -n 2 $bin callcost --scope ${MSG_SCOPES:-wave} \
+        --json "$out/callcost-$impl.jsonl" > "$out/callcost-$impl.txt" 2>&1
     done
   done
-  grep -h "^msgrate" "$out"/msgratebase-*.txt
+  for f in "$out"/msgratebase-*.txt; do echo "== $f"; grep -h "^msgrate" "$f"; done
+  grep -H "put_nbi_call" "$out"/callcost-*.txt
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do

@@ -232,18 +232,21 @@ if has msgratebase; then  # message rate and per-call cost: this tree against ot
   wait
   for rep in 1 2; do
     for impl in gio "${builds[@]}" nvshmem; do
-      case $impl in base-*|patch-*) bin=/tmp/build-$impl/bin/gio-bench ;; *) bin=$(bench_bin $impl) ;; esac
+      # Other builds' output goes to others/: goals.py reads the folder's own *.jsonl, this tree's.
+      dir=$out
+      case $impl in base-*|patch-*) bin=/tmp/build-$impl/bin/gio-bench dir=$out/others ;; *) bin=$(bench_bin $impl) ;; esac
       [[ -x $bin ]] || continue
-      for it in 100 1000; do
+      mkdir -p "$dir"
+      for it in 100 1000; do  # (--json rewrites its file: the .jsonl keeps the last run, the .txt every run)
         GIO_NUM_CONTEXTS=132 T=60 run $B/giorun -n 2 $bin msgrate --scope ${MSG_SCOPES:-wave} --wgs 32,132 --iters $it \
-          --json "$out/msgratebase-$impl.jsonl" >> "$out/msgratebase-$impl.txt" 2>&1
+          --json "$dir/msgratebase-$impl.jsonl" >> "$dir/msgratebase-$impl.txt" 2>&1
       done
       [[ $rep == 1 ]] && T=60 run $B/giorun -n 2 $bin callcost --scope ${MSG_SCOPES:-wave} \
-        --json "$out/callcost-$impl.jsonl" > "$out/callcost-$impl.txt" 2>&1
+        --json "$dir/callcost-$impl.jsonl" > "$dir/callcost-$impl.txt" 2>&1
     done
   done
-  for f in "$out"/msgratebase-*.txt; do echo "== $f"; grep -h "^msgrate" "$f"; done
-  grep -H "put_nbi_call" "$out"/callcost-*.txt
+  for f in "$out"/msgratebase-*.txt "$out"/others/msgratebase-*.txt; do [[ -f $f ]] && echo "== $f" && grep -h "^msgrate" "$f"; done
+  grep -H "put_nbi_call" "$out"/callcost-*.txt "$out"/others/callcost-*.txt 2>/dev/null
 fi
 if has msgrate; then  # 8-byte message rate, one direction and both, GIO and NVSHMEM
   for impl in gio nvshmem; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Bars of the 8 B wave-scope message rate at 132 work-groups (1000 iterations): call E's commits
-(e/msgrate.txt) and call D's builds (d/msgrate-*.txt: the mean of its two 1000-iteration runs).
+(e/msgrate.txt) and call D's builds (d/msgrate-*.txt and d/others/msgrate-*.txt: the mean of its two 1000-iteration runs).
 Usage: plot_msgrate.py [DIR] (this folder by default) -> DIR/msgrate_wave.png"""
 import glob
 import os
@@ -28,7 +28,7 @@ def commits(path):
 
 def builds(d):
     out = []
-    for f in sorted(glob.glob(os.path.join(d, "msgrate-*.txt"))):
+    for f in sorted(glob.glob(os.path.join(d, "msgrate-*.txt")) + glob.glob(os.path.join(d, "others", "msgrate-*.txt"))):
         rates, iters = [], None
         for line in open(f):
             m = re.search(r"iters=(\d+)", line)

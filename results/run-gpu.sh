@@ -8,6 +8,7 @@
 #          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs);
 #          msgratebase (2 GPUs: message rate and call cost against the commits in GIO_BASE, default 26b8bfe,
 #          and this tree with each patch in GIO_PATCHES),
+#          ldcprobe (2 GPUs: message rate with a constant-bank load on the address path),
 #          warpprobe (a lone lane's warp instructions against the others' __syncwarp), wavecheck (2 PEs:
 #          wave-scope calls over gda and the proxy, and synccheck)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
@@ -70,6 +71,12 @@ if has floorprobe; then  # ping-pong floors: how the waiter polls, and 4 KiB fro
   mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/pingpong_floor.cu -o build-gpu/pingpong_floor 2>> "$out/build.log" &&
     T=60 run build-gpu/pingpong_floor > "$out/pingpong_floor.txt" 2>&1
   cat "$out/pingpong_floor.txt"
+fi
+if has ldcprobe; then  # 8 B message rate with a constant-bank load on the store's address path (results/probes/ldc_under_load.cu)
+  mkdir -p build-gpu && nvcc -O2 -arch=sm_90 -std=c++17 results/probes/ldc_under_load.cu -o build-gpu/ldc_under_load 2>> "$out/build.log" &&
+    T=60 run build-gpu/ldc_under_load > "$out/ldc_under_load.txt" 2>&1 &&
+    cuobjdump -sass build-gpu/ldc_under_load | grep -E "Function|LDC|LDG" >> "$out/ldc_under_load.txt"
+  head -8 "$out/ldc_under_load.txt"
 fi
 if has sass; then  # the machine code of gio-bench's streaming kernels, GIO and NVSHMEM (cuobjdump)
   for impl in gio nvshmem; do

@@ -111,9 +111,8 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
-    // Every lane gets the same answer (plat::wave_uniform says why it is asked that way).
-    if (plat::wave_uniform(copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src,
-                                                    n, is_p2p)))
+    // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
+    if (S::agree(copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p)))
       return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
@@ -153,8 +152,7 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     const uint8_t* const mapped = p2p::remote_any(st, src, at);
     if (!check_rma(rt, ctx, src, n, pe)) return;
-    if (plat::wave_uniform(
-            copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n, is_p2p)))
+    if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n, is_p2p)))
       return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }

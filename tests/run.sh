@@ -8,7 +8,7 @@
 #     (and over the proxy under ASan);
 #  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin),
 #     and checks the machine code of the cooperative scopes: their syncs after a one-lane post and
-#     their loops of calls (tests/sass/check_scope_sync.py, check_put_loop.py);
+#     their loops of calls (tests/sass/check_scope_sync.py, check_put_loop.py, check_call_branch.py);
 #  5. compiles the hip platform (gfx90a) with every test, app and example, and the kernels that
 #     reach every part of the device API again for gfx940.
 # Each step prints its time ("---- step: N s"); the whole must stay under 45 minutes on CI's 2 cores.
@@ -148,6 +148,8 @@ if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then
     python3 tests/sass/check_scope_sync.py build-cuda
     step "cuda platform: a loop of cooperative puts keeps the peer's state out of the loop (tests/sass)"
     python3 tests/sass/check_put_loop.py build-cuda
+    step "cuda platform: a loop of wave puts skips the out-of-line call with no convergence-barrier work (tests/sass)"
+    python3 tests/sass/check_call_branch.py build-cuda
     step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)"
     tests/install/check.sh build-cuda
     took "cuda compile" $t0

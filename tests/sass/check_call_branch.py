@@ -18,15 +18,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check_scope_sync import ROOT, disassemble, functions  # noqa: E402
+from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: E402
 
 CALL = re.compile(r"CALL\.\S+\s+`\(\S*put_switch_outINS0_10scope_waveE")
 COND_BRA = re.compile(r"@!?U?P\d\s+BRA\s+`\((\.L_x_\d+)\)")
 LABEL = re.compile(r"^(\.L_x_\d+):")
-
-
-def op(line):
-    return line.split("*/", 1)[1].strip() if "*/" in line else line.strip()
 
 
 def check(body):
@@ -49,14 +45,14 @@ def check(body):
                 skip = j
                 break
         if skip is None:
-            bad.append("no branch skips the call at: " + op(line))
+            bad.append("no branch skips the call at: " + instruction(line))
             continue
         for j in range(skip - 1, -1, -1):  # back to the inline copy's end
-            text = op(body[j])
+            text = instruction(body[j])
             if text.startswith("BSYNC"):
                 break
             if re.match(r"(BSSY|BMOV)", text):
-                bad.append("%s  (before the skip branch %s)" % (text, op(body[skip])))
+                bad.append("%s  (before the skip branch %s)" % (text, instruction(body[skip])))
     return bad if calls else None
 
 

@@ -16,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check_scope_sync import ROOT, disassemble, functions  # noqa: E402
+from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: E402
 
 STATE_LOAD = re.compile(r"\bU?LDC(\.\S+)?\s+\S+,\s+c\[0x3\]\[([^\]]+)\]")
 KERNELS = ("k_put_wave", "k_put_wg", "k_get_wave", "k_get_wg")
@@ -56,7 +56,7 @@ def main():
             for line in body[a:b + 1]:
                 m = STATE_LOAD.search(line)
                 if m:
-                    bad.append("%s: %s" % (kernel, line.split("*/")[1].strip() if "*/" in line else line.strip()))
+                    bad.append("%s: %s" % (kernel, instruction(line)))
     missing = set(KERNELS) - set(found)
     if missing and not bad:
         sys.exit("check_put_loop: kernels not found: %s (did the names change?)" % ", ".join(sorted(missing)))

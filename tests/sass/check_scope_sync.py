@@ -46,6 +46,11 @@ def functions(text, labels=False):
     return out
 
 
+def instruction(line):
+    """The instruction text of a disassembled line, without its /*address*/."""
+    return line.split("*/", 1)[1].strip() if "*/" in line else line.strip()
+
+
 def disassemble(source, build, flags=()):
     """nvdisasm -c of tests/sass/<source> compiled for sm_90 against the cuda build `build`."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,7 +81,7 @@ def main():
                 if "RET" in later or "EXIT" in later:
                     break
             if not any(want[m.group(2)] in t for t in tail):
-                bad.append("%s: %s" % (name.split("$")[-1], line.split("*/")[-1].strip()))
+                bad.append("%s: %s" % (name.split("$")[-1], instruction(line)))
     if checked < 8:  # {get, put} x {wave, wg} x {gda, proxy}
         sys.exit("check_scope_sync: found %d transport calls in the switches, expected 8 or more "
                  "(did the names change?)" % checked)

@@ -31,8 +31,11 @@ def medians(rows, key, metric_key, metric, value="median"):
 
 
 def table(title, unit, data, lower_is_better):
-    keys = sorted(set().union(*[d.keys() for d in data.values()]), key=str)
+    keys = sorted(set().union(*[d.keys() for d in data.values()]))
     impls = [i for i in ("base", "head", "nvshmem") if data.get(i)]
+    if not impls:
+        print(f"\n### {title}: no data")
+        return []
     print(f"\n### {title} ({unit})\n")
     print("| case | " + " | ".join(impls) + " | head/base |")
     print("|---|" + "---|" * (len(impls) + 1))
@@ -42,7 +45,7 @@ def table(title, unit, data, lower_is_better):
         b, h = data.get("base", {}).get(k), data.get("head", {}).get(k)
         ratio = h / b if b and h else None
         cells = ["%.4g" % v if v is not None else "-" for v in vals]
-        print(f"| {k} | " + " | ".join(cells) + f" | {'%.3f' % ratio if ratio else '-'} |")
+        print(f"| {' '.join(map(str, k)) if isinstance(k, tuple) else k} | " + " | ".join(cells) + f" | {'%.3f' % ratio if ratio else '-'} |")
         if ratio and ((ratio > 1.02) if lower_is_better else (ratio < 0.98)):
             worse.append((title, k, ratio))
     return worse
@@ -51,10 +54,10 @@ def table(title, unit, data, lower_is_better):
 def main():
     out = Path(sys.argv[1])
     worse = []
-    cc = {i: medians(load(out / f"callcost-{i}.jsonl"), lambda r: f"{r['scope']} {r['bytes']} B",
+    cc = {i: medians(load(out / f"callcost-{i}.jsonl"), lambda r: (r['scope'], r['bytes'], "B"),
                      "metric", "put_nbi_call") for i in ("base", "head", "nvshmem")}
     worse += table("callcost: cycles per putmem_nbi call", "cycles", cc, True)
-    mr = {i: medians(load(out / f"msgrate-{i}.jsonl"), lambda r: f"{r['scope']} {r['work_groups']} wg",
+    mr = {i: medians(load(out / f"msgrate-{i}.jsonl"), lambda r: (r['scope'], r['work_groups'], "wg"),
                      "bench", "msgrate") for i in ("base", "head", "nvshmem")}
     worse += table("msgrate: 8 B messages", "Mmsg/s", mr, False)
     jac = {i: medians([r for r in load(out / f"jacobi-{i}.jsonl") if r.get("check") == "pass"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (what .ci/run calls): from a fresh clone,
-#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs (then, as
-#     a separate step, the `tools` tests of the report scripts);
+#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs (the `lint`
+#     tests among them: tests/history/check_history.py and tests/api/api_index.py --check);
 #  2. applies the driver patches and compiles them against Debian's linux-source-6.1;
 #  3. builds the host platform with ASan+UBSan (build-asan) and with TSan (build-tsan, clang++-14)
 #     and runs the unit and platform tests and the 2-PE functional suite over p2p and gda under each
@@ -59,11 +59,9 @@ step "host platform: test suite (2 and 4 PEs)"
 # and two of them starve each other's proxy thread (func.test_amo.proxy_tcp.np2: 21 s alone, 72 s
 # beside another test; the whole suite at -j4 took 1061 s, against 1100-1600 s one at a time).
 light='^(fault|app|bench)\.'
-(cd build && ctest -LE "tools|driver" -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900)
-(cd build && ctest -LE "tools|driver" -E "$light" --output-on-failure --timeout 900)
+(cd build && ctest -LE driver -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900)
+(cd build && ctest -LE driver -E "$light" --output-on-failure --timeout 900)
 took "host suite" $t0
-step "tools: the report scripts on committed results (not GIO tests)"
-(cd build && ctest -L tools --output-on-failure)
 # driver-patches/build.sh: installs Debian's linux-source-6.1, linux-config-6.1 and 6.1 headers if
 # missing, applies the amdgpu patch, compiles what it touches, checks the uapi contract and builds
 # gio_iomem (93 s cold on 2 busy cores, 10 s warm; plus the packages' download).

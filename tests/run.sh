@@ -130,7 +130,7 @@ if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # At most 64 work-groups of a launch run at once under TSan (GIO_HOST_MAX_WG, 512 elsewhere):
   # each work-item is a fiber, and TSan keeps a trace per fiber. test_signal's full-GPU case
   # launches as many work-groups as run at once (512 x 64 work-items) and held 4.2 GB per PE for
-  # 30 s; on CI that failed TSan's mmap (ENOMEM) in session 19's run. At 64: 1.4 GB, 17 ms.
+  # 30 s, and on CI's machine TSan's mmap failed (ENOMEM). At 64: 1.4 GB, 17 ms.
   GIO_HOST_MAX_WG=64 sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
 fi
 
@@ -186,7 +186,7 @@ if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
   }
   # $jobs compiles at a time, each one clang process (one by one on 2 cores the six took 250-313 s,
   # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it; test_coll_device's collectives by scope
-  # are in its coll_device_jobs_*.cpp since session 21); every one's exit status is checked.
+  # are in its coll_device_jobs_*.cpp); every one's exit status is checked.
   running=0 failed=0
   for obj in tests/func/CMakeFiles/test_rma.dir/test_rma.cpp.o tests/func/CMakeFiles/test_amo.dir/test_amo.cpp.o \
              tests/func/CMakeFiles/test_signal.dir/test_signal.cpp.o \

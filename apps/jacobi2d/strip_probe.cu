@@ -3,7 +3,7 @@
 // many rows each thread loads ahead (D), the launch bounds' minimum work-groups per SM, the
 // work-group size and the columns per thread, each at full occupancy. Then the app's grid barrier
 // alone, and the persistent form: every iteration in one launch with that barrier between them,
-// and with none. 16384^2 floats, two 1 GiB fields, as issue 18's Jacobi goal.
+// and with none. 16384^2 floats, two 1 GiB fields, as jacobi2d's 16384^2 run.
 // Build, from the repo root after cmake has configured build-gpu (for gio_config.h):
 //   nvcc -O2 -arch=sm_90 -std=c++17 -I. -Idevice/include -Ibuild-gpu/include -Iapps/jacobi2d \
 //        apps/jacobi2d/strip_probe.cu -o build-gpu/jacobi_strip -Lbuild-gpu/lib -lgio -Xlinker -rpath=$PWD/build-gpu/lib
@@ -53,8 +53,7 @@ __global__ void __launch_bounds__(BLOCK, MINB) step_k(const float* a, float* an,
   if (norm) jacobi::block_add(s, norm);
 }
 
-// KIND 0: the app's grid_sync (sweep.h: two levels since cd25e0b; before it, one counter polled at
-// system scope, beside which this probe timed its own two-level barriers: results/2026-11-27-2xh200-s16/c3);
+// KIND 0: the app's grid_sync (sweep.h: two levels, one counter per level);
 // 1: no barrier (wrong results; the sweep's own cost in the persistent form).
 template <int KIND>
 __device__ void barrier_of(jacobi::grid_barrier* bar) {

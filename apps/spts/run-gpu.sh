@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one-GPU runs behind issue 13 (spts), from the repo root on the GPU machine:
+# The one-GPU runs of spts, from the repo root on the GPU machine:
 #   apps/spts/run-gpu.sh OUTDIR [parts...]   parts: build tests suite measure
 #   build:   the cuda tree in $GIO_BUILD (default /tmp/gio-cuda; outside the work tree, so it
 #            survives between calls), GIO_TEST_PES="1;2"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # spts on 2 GPUs (nvidia-h200-x2), from the repo root.
 #   apps/spts/run-gpu2.sh OUTDIR [scaling|xchg]
-#   scaling (the run of results/2026-11-24-h200-s7/x2): signal vs queue exchange with gio and
+#   scaling: signal vs queue exchange with gio and
 #           levelset at 2 PEs, then apps/spts/scaling.sh at 1 and 2 PEs
-#   xchg:   signal vs atomic exchange at 2 PEs (not run yet: the 2-GPU kind was withdrawn)
+#   xchg:   signal vs atomic exchange at 2 PEs
 set -uo pipefail
 out=${1:?OUTDIR}; part=${2:-scaling}; mkdir -p "$out"
 export PATH=$PATH:/usr/local/cuda/bin NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0

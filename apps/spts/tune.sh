@@ -15,7 +15,7 @@ if [[ $part == rows ]]; then  # rows entering the device by level (default) or i
   exit 0
 fi
 if [[ $part == wgs ]]; then  # the persistent grid's size: measured at d9e9bb0, then dropped
-  echo "spts-tune.sh: --wgs (the persistent grid) was dropped after its sweep; check out d9e9bb0 to run it" >&2
+  echo "spts-tune.sh: --wgs (the persistent grid) is no longer an option of spts" >&2
   exit 2
 fi
 for bo in 0 200 1000 4000; do S --gen grid2d:rows=4000000 --backoff $bo; done

@@ -30,7 +30,7 @@ RULES = [
         r"\bcalls?\s+[b-h](?![\w.])|\bcalls?\s+[b-h]'s\b"
         r"|\bcalls?\s+a(?=\s*(?:[),;:']|$)|\s+(?:and|or)\s+[a-h]\b)"
         r"|\bcall[A-H]\.sh\b")),
-    ("run tag", re.compile(r"\(s\d{1,2}\)|\bs\d{1,2}'s\b|[_-]s\d{1,2}\b(?![-.]\d)|\bs\d{1,2}/")),
+    ("run tag", re.compile(r"\(s\d{1,2}\)|\bs\d{1,2}'s\b|(?<=[a-z0-9])[_-]s\d{1,2}\b(?![-.]\d)|\bs\d{1,2}/")),
     ("dated result folder", re.compile(r"\b20\d\d-[01]\d-[0-3]\d-[A-Za-z0-9]")),
     ("results folder", re.compile(r"\bresults/20")),
 ]

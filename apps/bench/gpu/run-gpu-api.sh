@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16 on one GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of the OpenSHMEM additions (the
+# One GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of the OpenSHMEM additions (the
 # C API, host waits, locks, non-blocking AMOs, strided RMA, symmetric globals, the PMIx bootstrap)
 # and their fault cases, the install check, and gio-bench strided (Pearson's cube) with its bound in
 # the same run. Several PEs share the one GPU: correctness only. Run from the repo root with the

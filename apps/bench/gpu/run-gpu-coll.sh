@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 on one GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of teams and collectives (host
+# One GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of teams and collectives (host
 # and kernels) and their fault cases, and gio-bench coll at one PE beside the NVSHMEM twin and
 # NCCL in the same run. Several PEs on one GPU are for correctness only: the GPU time-slices
 # processes (a ~2 ms floor per step), so the bench's latencies are taken at 1 PE. Run from the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Staged puts through the shm inboxes on one GPU (results/2026-11-24-h100-s11/): one thread's put
+# Staged puts through the shm inboxes on one GPU: one thread's put
 # of 1 MiB to 256 MiB between 2 PEs over the proxy, per chunk:depth, with the limits measured in
 # the same run (libfabric host to host, the copy engines). Run from the repo root after
 # `apps/bench/gpu/run-gpu-proxy.sh OUT build` (same build dir); carry .carry/fabric.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14 on one GPU (nvidia-h200 / nvidia-h100-x1): the cuda suite over the proxy transport, and
+# One GPU (nvidia-h200 / nvidia-h100-x1): the cuda suite over the proxy transport, and
 # put latency over p2p, gda (softnic) and proxy in the same run. Run from the repo root with the
 # libfabric headers carried (.carry/fabric/include: Debian's libfabric-dev 1.17; the image has
 # the runtime library only).

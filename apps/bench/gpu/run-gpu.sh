@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The GPU measurements behind results/: run from the repo root on nvidia-h200-x2 (2 PEs) or
+# The GPU measurements behind docs/performance.md: run from the repo root on nvidia-h200-x2 (2 PEs) or
 # nvidia-h200-x4 (the parts marked 4). Usage: apps/bench/gpu/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe syncprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
 #          rows4 ikn4 (spts, 2 and 4 GPUs);
-#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu (issue 18); jacobi2 jsync (2 GPUs); four (4 GPUs);
+#          one GPU of any: strip fullsig (needs 2) jacobi1 ncu; jacobi2 jsync (2 GPUs); four (4 GPUs);
 #          msgratebase (2 GPUs: message rate and call cost against the commits in GIO_BASE, default 26b8bfe,
 #          and this tree with each patch in GIO_PATCHES),
 #          ldcprobe (2 GPUs: message rate with a constant-bank load on the address path),
@@ -13,7 +13,6 @@
 #          wave-scope calls over gda and the proxy, and synccheck)
 #   (default: build tests bench nvshmem gda jacobi). Each part's start time goes to OUTDIR/times.txt.
 #   GIO_TARGETS="gio-bench spts ..." builds only those targets (the whole tree takes minutes).
-# (Older result folders call this script run-2xh200.sh.)
 # Every command it runs is echoed into OUTDIR/commands.txt.
 set -uo pipefail
 out=${1:?usage: run-gpu.sh OUTDIR [parts...]}; shift
@@ -22,12 +21,14 @@ mkdir -p "$out"
 B=build-gpu/bin
 # 4G: one PE at 16384^2 holds two 1 GiB fields.
 export GIO_SYMMETRIC_SIZE=4G NVSHMEM_SYMMETRIC_SIZE=4G NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
-nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
+# NVSHMEM's libraries for gio-bench-nvshmem: $NVSHMEM_HOME/lib, else the nvidia-nvshmem-cu13 wheel
+# that python3 imports (the same places apps/bench/CMakeLists.txt looks).
+nv=${NVSHMEM_HOME:+$NVSHMEM_HOME/lib}
+[[ -n $nv ]] || nv=$(python3 -c 'import nvidia.nvshmem as m; print(list(m.__path__)[0] + "/lib")' 2>/dev/null)
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:$nv
 run() { echo "$*" >> "$out/commands.txt"; timeout "${T:-120}" "$@"; }
 # ctest --stop-time for a ctest under `timeout S`: 15 s before the kill, so ctest itself ends the
-# cases still running and prints its summary (killed by `timeout`, it left a log cut off after 2 of
-# 151 cases in session 19: its output is buffered).
+# cases still running and prints its summary (killed by `timeout`, its buffered output is lost).
 stop_in() { date -d "+$(($1 - 15)) seconds" +%H:%M:%S; }
 has() { [[ " $parts " == *" $1 "* ]] && echo "$(date +%T) $1" >> "$out/times.txt"; }
 # gio-bench, or its NVSHMEM twin when that was built (fails otherwise): bench_bin gio|nvshmem
@@ -44,7 +45,7 @@ fabflags=()
 [[ -d .carry/fabric/include && -n $fab ]] && fabflags=(-DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include -DGIO_FABRIC=$fab)
 if has build; then
   cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="${GIO_TEST_PES:-2}" "${fabflags[@]}" > "$out/build.log" 2>&1
-  # GIO_TARGETS: build only these (the whole tree took 6-8 min on a fresh 4xH200 on 2026-11-27).
+  # GIO_TARGETS: build only these (the whole tree takes 6-8 min on a fresh 4xH200).
   ninja -C build-gpu -k 0 ${GIO_TARGETS:-} >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
 fi
 if has probe; then  # ordering primitives over NVLink (apps/bench/probes/nvlink_ordering.cu)
@@ -211,8 +212,8 @@ if has bulk; then  # one thread's puts with the bulk-copy engine off (0) and fro
   grep -h "pingpong\|put_nbi_quiet" "$out"/gio-bulk*-put_latency.txt | head -80; grep -h "^bw" "$out"/gio-bulk*-bw.txt
 fi
 if has msgratebase; then  # message rate and per-call cost: this tree against other builds and NVSHMEM, one call
-  # GIO_BASE: commits, each built from a worktree (default 26b8bfe: 4,084 Mmsg/s at wave scope in session 24);
-  # GIO_PATCHES: patch files, each applied to a copy of this tree (results/2026-11-28-4xh200-s24/variants/).
+  # GIO_BASE: commits, each built from a worktree (default 26b8bfe);
+  # GIO_PATCHES: patch files, each applied to a copy of this tree.
   # MSG_SCOPES (default wave). The builds run side by side; a build that fails is named in its log and skipped.
   # Their JSON lines carry <commit> and <this tree's commit>+<patch name> (apps/commit.cmake reads GIO_COMMIT).
   # The trees and their builds live under /tmp; every copy of this tree is taken before any build starts.
@@ -239,7 +240,7 @@ if has msgratebase; then  # message rate and per-call cost: this tree against ot
   wait
   for rep in 1 2; do
     for impl in gio "${builds[@]}" nvshmem; do
-      # Other builds' output goes to others/: goals.py reads the folder's own *.jsonl, this tree's.
+      # Other builds' output goes to others/, so the folder's own *.jsonl are this tree's.
       dir=$out
       case $impl in base-*|patch-*) bin=/tmp/build-$impl/bin/gio-bench dir=$out/others ;; *) bin=$(bench_bin $impl) ;; esac
       [[ -x $bin ]] || continue
@@ -272,7 +273,7 @@ fi
 if has jacobi && [[ -x $B/jacobi2d ]]; then
   T=500 run apps/jacobi2d/scaling.sh -b build-gpu -o "$out/jacobi.jsonl" > "$out/jacobi.txt" 2>&1
 fi
-if has strip; then  # issue 18: Jacobi2D's sweep against a copy by rows loaded ahead, one GPU (apps/jacobi2d/strip_probe.cu)
+if has strip; then  # Jacobi2D's sweep against a copy by rows loaded ahead, one GPU (apps/jacobi2d/strip_probe.cu)
   nvcc -O2 -arch=sm_90 -std=c++17 -I. -Idevice/include -Ibuild-gpu/include -Iapps/jacobi2d apps/jacobi2d/strip_probe.cu \
     -o build-gpu/jacobi_strip -Lbuild-gpu/lib -lgio -Xlinker -rpath="$PWD/build-gpu/lib" 2>> "$out/build.log" &&
     CUDA_VISIBLE_DEVICES=0 T=120 run build-gpu/jacobi_strip > "$out/jacobi_strip.txt" 2>&1
@@ -286,21 +287,9 @@ if has fullsig; then  # test_signal's kernel holding every SM over gda and the p
       echo "after  $t gpus $vis rc=$? $(grep -c '\[  PASSED  \]' "$out/fullsig-$t-gpus$vis.txt") passed" >> "$out/fullsig.txt"
     done
   done
-  # The same test against libgio before the fix (sets and fetches as a one-thread kernel): carry
-  # the old host/platform/gpu_nic.cpp as .carry/gpu_nic_before.cpp.
-  if [[ -f .carry/gpu_nic_before.cpp ]]; then
-    cp host/platform/gpu_nic.cpp /tmp/gpu_nic_fixed.cpp && cp .carry/gpu_nic_before.cpp host/platform/gpu_nic.cpp &&
-      ninja -C build-gpu gio >> "$out/build.log" 2>&1
-    for t in gda proxy; do
-      GIO_TRANSPORT=$t GIO_TIMEOUT_MS=10000 T=45 run $B/giorun -n 2 $B/test_signal --gtest_filter='*HoldingEvery*' \
-        > "$out/fullsig-before-$t.txt" 2>&1
-      echo "before $t gpus 0,1 rc=$? $(grep -c '\[  PASSED  \]' "$out/fullsig-before-$t.txt") passed" >> "$out/fullsig.txt"
-    done
-    cp /tmp/gpu_nic_fixed.cpp host/platform/gpu_nic.cpp && ninja -C build-gpu gio >> "$out/build.log" 2>&1
-  fi
   cat "$out/fullsig.txt"
 fi
-if has jacobi1 && [[ -x $B/jacobi2d ]]; then  # issue 18: one GPU; 16384^2 every variant with the roofline, then 1K..8K
+if has jacobi1 && [[ -x $B/jacobi2d ]]; then  # one GPU; 16384^2 every variant with the roofline, then 1K..8K
   # Each J1CONFIGS entry BYTES:MINWGS:PREFETCH sets JACOBI_VEC_BYTES, JACOBI_MIN_WGS and
   # JACOBI_PREFETCH (domain.h) for one build of jacobi2d (bin/jacobi2d-BYTES-MINWGS-PREFETCH); the
   # build whose gio is fastest at 16384^2 becomes bin/jacobi2d for the sizes and later parts.
@@ -336,7 +325,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/jacobi1*.jsonl")):
         print(f.split("/")[-1], r["variant"], r["nx"], "total %.4f roofline %.4f compute %.4f" % (r["total_s"], r["roofline_s"], r["compute_s"]), r["check"])
 PY
 fi
-if has jsync && [[ -x $B/jacobi2d ]]; then  # issue 18/19: the persistent kernel's neighbour sync against its grid barrier, same run
+if has jsync && [[ -x $B/jacobi2d ]]; then  # the persistent kernel's neighbour sync against its grid barrier, same run
   # One GPU: 16384^2 (and 8192^2) gio both ways beside gio-launch and interk-overlap, twice each;
   # two GPUs: 16384^2 strong, gio both ways. Every line carries the roofline of its own run.
   for rep in 1 2; do
@@ -380,7 +369,7 @@ if has ikn4; then  # spts gio against ikn (the proxy) at 2 and 4 PEs: road 14M n
     echo "np=$np $v $g rc=$?"; grep -E "solve |check" "$out/ikn.tmp" | head -2; cat "$out/ikn.tmp" >> "$out/spts-ikn.log"
   done; done; done
 fi
-if has four; then  # issue 19 on 4 GPUs in one call: Jacobi2D at 4 PEs; spts strong (road 14M random) and weak (14M road rows per PE, both orders) at 1, 2, 4
+if has four; then  # 4 GPUs in one call: Jacobi2D at 4 PEs; spts strong (road 14M random) and weak (14M road rows per PE, both orders) at 1, 2, 4
   T=${JT:-200} run apps/jacobi2d/scaling.sh -b build-gpu -p 4 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \
     -o "$out/jacobi4.jsonl" > "$out/jacobi4.txt" 2>&1
   echo "jacobi rc=$?" >> "$out/jacobi4.txt"
@@ -400,7 +389,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/spts/*.jsonl")):
         print("spts", r.get("scaling"), r["variant"], r.get("exchange"), r["input"], r["order"], r["pes"], "median %.3f ms" % (r["median_s"] * 1e3), r["check"])
 PY
 fi
-if has jacobi2 && [[ -x $B/jacobi2d ]]; then  # issue 19 on 2 GPUs: strong 16384^2, weak 2K^2 and 16K^2 per GPU; ikn last
+if has jacobi2 && [[ -x $B/jacobi2d ]]; then  # 2 GPUs: strong 16384^2, weak 2K^2 and 16K^2 per GPU; ikn last
   T=${J2T:-300} run apps/jacobi2d/scaling.sh -b build-gpu -p 2 -s "2048 16384" -S 16384 -v "gio gio-launch interk interk-overlap" \
     -o "$out/jacobi2.jsonl" > "$out/jacobi2.txt" 2>&1
   echo "scaling rc=$?" >> "$out/jacobi2.txt"
@@ -427,7 +416,7 @@ if has lock; then  # test_lock and test_host_threads over gda and the proxy: one
     tail -8 "$out/ctest-lock-gpus$gpus.log"
   done
 fi
-if has spts4; then  # issue 19: spts strong (every generator, 8M+ rows, both orders) and weak (14M road rows per GPU)
+if has spts4; then  # spts strong (every generator, 8M+ rows, both orders) and weak (14M road rows per GPU)
   # Inputs are generated once into /tmp/spts-cache (generating took 0.6-7.3 s a run, the solves ms).
   mkdir -p /tmp/spts-cache
   sg="road:rows=14000000@random road:rows=14000000@natural grid2d:rows=16000000@natural grid2d:rows=16000000@random"
@@ -492,7 +481,7 @@ if has warpprobe; then  # does a lone lane's one-lane warp instruction release t
     T=60 run build-gpu/warpsync_alone > "$out/warpsync_alone.txt" 2>&1
   cat "$out/warpsync_alone.txt"
 fi
-if has wavecheck; then  # wave-scope calls over gda and the proxy, every lane checking (session 19's stale wave collectives)
+if has wavecheck; then  # wave-scope calls over gda and the proxy, every lane checking (lanes must not read before lane 0's operation completed)
   for tr in gda proxy; do
     GIO_TRANSPORT=$tr T=120 run $B/giorun -n 2 $B/test_rma --gtest_filter='RmaCooperative.BlockingCalls*' > "$out/wave-rma-$tr.txt" 2>&1
     GIO_TRANSPORT=$tr T=180 run $B/giorun -n 2 $B/test_coll_device --gtest_filter='*wave*:*Wave*' > "$out/wave-coll-$tr.txt" 2>&1
@@ -508,4 +497,3 @@ if has stress; then  # 64 work-groups x 100000 operations each over gda, one GPU
   echo "rc=$?" >> "$out/gda_stress_full.txt"; tail -4 "$out/gda_stress_full.txt"
 fi
 python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true
-python3 results/goals.py "$out" > "$out/goals.txt" 2>&1 && cat "$out/goals.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The one-GPU checks behind issue 12 (nvidia-h200 / nvidia-h100-x1): run from the repo root.
+# The one-GPU checks (nvidia-h200 / nvidia-h100-x1): run from the repo root.
 #   apps/bench/gpu/run-gpu1.sh OUTDIR [parts...]   parts: build p2p gda1 gda2 sanitizer post before callcost
-# callcost (issue 18): cycles per put_nbi call at each scope, 8 B..4 KiB, against raw stores in the
+# callcost: cycles per put_nbi call at each scope, 8 B..4 KiB, against raw stores in the
 # same kernel, GIO and NVSHMEM, PE 0 putting to PE 1 on the same GPU and to itself.
 # PEs share the one GPU (p2p over CUDA IPC works; gda atomics through the softnic time-slice between
 # processes, so the gda suite runs at 1 PE, plus the new gda cases at 2 PEs).

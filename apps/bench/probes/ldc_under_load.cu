@@ -1,8 +1,7 @@
 // Hardware probe (not part of libgio): does a constant-bank load on a store's address path slow the
-// 8-byte message rate into the NVLink peer when every SM is storing? Session 24 bisected gio-bench's
-// wave-scope rate loss (4,253 -> 3,368 Mmsg/s at 132 work-groups) to two commits after which
-// k_stream loads the peer's mapping on every call with a per-thread indexed `LDC` (a uniform `ULDC`
-// before them; results/2026-11-28-4xh200-s24). This probe asks whether such a load costs rate at all.
+// 8-byte message rate into the NVLink peer when every SM is storing? gio-bench msgrate's k_stream
+// may load the peer's mapping on every call with a per-thread indexed `LDC` (or a uniform `ULDC`);
+// this probe asks whether such a load costs rate at all (apps/bench/gpu/run-gpu.sh OUT ldcprobe).
 //
 // Each wave's lane 0 stores 8 fresh bytes per iteration into GPU 1, as gio-bench msgrate does, at an
 // address built from the peer's base pointer, which comes from:

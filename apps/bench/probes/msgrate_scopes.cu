@@ -1,7 +1,7 @@
 // Hardware probe (not part of libgio): the 8-byte message rate into the NVLink peer with nothing
 // but a store, by issuer scope, with and without the scope synchronization that GIO's cooperative
 // puts do on entry and exit. It asks whether the wave/work-group gap to NVSHMEM in gio-bench
-// msgrate (results/2026-11-22-4xh200-s4) is the synchronization, or something else in the call.
+// msgrate is the synchronization, or something else in the call.
 // Issuers are threads, waves (lane 0 stores) or work-groups (thread 0 stores) of 256-thread
 // blocks; each iteration writes a fresh 8 bytes per issuer, as gio-bench msgrate does. Prints
 // Mmsg/s (best of 5) at 1, 32 and 132 blocks.

@@ -3,8 +3,8 @@
 // This is the shape of a cooperative GIO call over gda or the proxy: lanes 1..31 return from the
 // routine and wait at the scope's __syncwarp() while lane 0 posts (the post's lane aggregation ran
 // __match_any_sync / __shfl_sync / __syncwarp with mask 1 << 0) and waits for its completion; then
-// every lane reads what lane 0's operation wrote. Session 19's cuda suite saw exactly those lanes
-// read stale data in wave-scope collectives over gda and the proxy.
+// every lane reads what lane 0's operation wrote. Lanes that read too early see stale data in
+// wave-scope collectives over gda and the proxy (func.test_coll_device on GPUs).
 //
 // Each variant: lanes 1..31 go straight to __syncwarp(); lane 0 waits `pre` (0 or 20 us, so that
 // the others are already waiting), runs the variant's one-lane instruction, waits 20 us more, stores

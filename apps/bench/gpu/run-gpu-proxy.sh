@@ -26,7 +26,7 @@ if has suite; then  # the suite over the proxy (GPU heaps are staged) at 1 and 2
   (cd $B && GIO_TIMEOUT_MS=30000 T=${ST:-400} run ctest -R "\.proxy(_tcp)?\.np" -E "stress" --timeout 120 -j2 --output-on-failure) > "$out/ctest-proxy.log" 2>&1
   tail -15 "$out/ctest-proxy.log"
 fi
-if has rest; then  # the rest of the suite over the proxy at 2 PEs (test_amo and test_stress apart: see README)
+if has rest; then  # the rest of the suite over the proxy at 2 PEs (test_amo and test_stress apart)
   (cd $B && GIO_TIMEOUT_MS=30000 T=${ST:-560} run ctest -R "func\.test_(signal|sync|wait|wave_post)\.proxy(_tcp|_staged)?\.np2" \
     -j2 --output-on-failure) > "$out/ctest-proxy-rest.log" 2>&1
   tail -20 "$out/ctest-proxy-rest.log"

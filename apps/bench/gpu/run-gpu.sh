@@ -466,7 +466,7 @@ if has coll4; then  # collectives at 2 and 4 PEs: GIO and NVSHMEM (work-group sc
       > "$out/nccl-coll-np$np.txt" 2>&1
   done
   tail -n 4 "$out"/*-coll-np*.txt
-  grep -H " 268435456 " "$out"/*-coll-np*.txt  # the bandwidth goal's size, every scope
+  grep -H " 268435456 " "$out"/*-coll-np*.txt  # 256 MiB, every scope
 fi
 if has suite3; then  # the cuda suite at 2 and 4 PEs (one GPU each) over p2p and the proxy, then gda one case at a time
   (cd build-gpu && GIO_TIMEOUT_MS=30000 T=${ST3:-300} run ctest -R "\.(p2p|proxy|proxy_tcp|proxy_staged)\.np[24]" \

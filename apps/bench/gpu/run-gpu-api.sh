@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of the OpenSHMEM additions (the
+# One GPU (H100 or H200): the cuda suite of the OpenSHMEM additions (the
 # C API, host waits, locks, non-blocking AMOs, strided RMA, symmetric globals, the PMIx bootstrap)
 # and their fault cases, the install check, and gio-bench strided (Pearson's cube) with its bound in
 # the same run. Several PEs share the one GPU: correctness only. Run from the repo root with the
-# libfabric headers carried (.carry/fabric/include), as run-gpu-coll.sh.
+# libfabric headers in $LIBFABRIC_INCLUDE (default .carry/fabric/include), as run-gpu-coll.sh.
 #   apps/bench/gpu/run-gpu-api.sh OUTDIR [parts...]   parts: build suite faults install bench
 set -uo pipefail
 out=${1:?usage: run-gpu-api.sh OUTDIR [parts...]}; shift
@@ -18,7 +18,7 @@ nvidia-smi -L > "$out/device.txt"
 fab=$(ls /usr/lib/x86_64-linux-gnu/libfabric.so* 2>/dev/null | head -1)
 tests=${TESTS:-test_c_api test_host_wait test_lock test_amo_nbi test_strided test_globals}
 if has build; then  # only what this script runs
-  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="2;4" -DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include \
+  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="2;4" -DGIO_FABRIC_INCLUDE=${LIBFABRIC_INCLUDE:-$PWD/.carry/fabric/include} \
     -DGIO_FABRIC=$fab > "$out/build.log" 2>&1
   ninja -C $B -k 0 ${TARGETS:-gio gio-info $tests test_amo test_coll fault gio-bench} >> "$out/build.log" 2>&1 ||
     grep -E "error|FAILED" "$out/build.log" | head -20

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One GPU (nvidia-h100-x1 / nvidia-h200): the cuda suite of teams and collectives (host
+# One GPU (H100 or H200): the cuda suite of teams and collectives (host
 # and kernels) and their fault cases, and gio-bench coll at one PE beside the NVSHMEM twin and
 # NCCL in the same run. Several PEs on one GPU are for correctness only: the GPU time-slices
 # processes (a ~2 ms floor per step), so the bench's latencies are taken at 1 PE. Run from the
-# repo root with the libfabric headers carried (.carry/fabric/include), as run-gpu-proxy.sh.
+# repo root with the libfabric headers in $LIBFABRIC_INCLUDE (default .carry/fabric/include), as run-gpu-proxy.sh.
 #   apps/bench/gpu/run-gpu-coll.sh OUTDIR [parts...]   parts: build suite faults bench bench2
 set -uo pipefail
 out=${1:?usage: run-gpu-coll.sh OUTDIR [parts...]}; shift
@@ -17,7 +17,7 @@ echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.t
 nvidia-smi -L > "$out/device.txt"
 fab=$(ls /usr/lib/x86_64-linux-gnu/libfabric.so* 2>/dev/null | head -1)
 if has build; then  # only what this script runs
-  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="1;2" -DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include \
+  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="1;2" -DGIO_FABRIC_INCLUDE=${LIBFABRIC_INCLUDE:-$PWD/.carry/fabric/include} \
     -DGIO_FABRIC=$fab > "$out/build.log" 2>&1
   ninja -C $B -k 0 ${TARGETS:-gio gio-info test_coll test_team test_coll_device fault gio-bench gio-bench-nvshmem \
     gio-bench-nccl} >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20

@@ -2,7 +2,7 @@
 # Staged puts through the shm inboxes on one GPU: one thread's put
 # of 1 MiB to 256 MiB between 2 PEs over the proxy, per chunk:depth, with the limits measured in
 # the same run (libfabric host to host, the copy engines). Run from the repo root after
-# `apps/bench/gpu/run-gpu-proxy.sh OUT build` (same build dir); carry .carry/fabric.
+# `apps/bench/gpu/run-gpu-proxy.sh OUT build` (same build dir); libfabric headers as there.
 #   apps/bench/gpu/run-gpu-inbox.sh OUTDIR [chunk:depth ...]
 # Env: PROV=shm|tcp, INBOX=1|0 (GIO_PROXY_SHM_INBOX).
 set -uo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# One GPU (nvidia-h200 / nvidia-h100-x1): the cuda suite over the proxy transport, and
+# One GPU (H200 or H100): the cuda suite over the proxy transport, and
 # put latency over p2p, gda (softnic) and proxy in the same run. Run from the repo root with the
-# libfabric headers carried (.carry/fabric/include: Debian's libfabric-dev 1.17; the image has
-# the runtime library only).
+# libfabric headers in $LIBFABRIC_INCLUDE (default .carry/fabric/include: Debian's libfabric-dev
+# 1.17, for machines that have the runtime library only).
 #   apps/bench/gpu/run-gpu-proxy.sh OUTDIR [parts...]   parts: build suite rest lat self post timeslice probe bw
 set -uo pipefail
 out=${1:?usage: run-gpu-proxy.sh OUTDIR [parts...]}; shift
@@ -16,7 +16,7 @@ echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.t
 nvidia-smi -L > "$out/device.txt"
 fab=$(ls /usr/lib/x86_64-linux-gnu/libfabric.so* 2>/dev/null | head -1)
 if has build; then
-  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="1;2" -DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include \
+  cmake -S . -B $B -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="1;2" -DGIO_FABRIC_INCLUDE=${LIBFABRIC_INCLUDE:-$PWD/.carry/fabric/include} \
     -DGIO_FABRIC=$fab > "$out/build.log" 2>&1
   ninja -C $B -k 0 >> "$out/build.log" 2>&1 || grep -E "error|FAILED" "$out/build.log" | head -20
   grep -E "libfabric|proxy" "$out/build.log" | head -3

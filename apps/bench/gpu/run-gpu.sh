@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU measurements behind docs/performance.md: run from the repo root on nvidia-h200-x2 (2 PEs) or
-# nvidia-h200-x4 (the parts marked 4). Usage: apps/bench/gpu/run-gpu.sh OUTDIR [parts...]
+# The GPU measurements behind docs/performance.md: run from the repo root on a machine with 2 H200
+# (2 PEs) or 4 H200 (the parts marked 4). Usage: apps/bench/gpu/run-gpu.sh OUTDIR [parts...]
 #   parts: build tests gdatests gdadiag bench latency quicklat bw nvshmem gda jacobi jacobi-lite
 #          probe floorprobe syncprobe fullgpu bwprobe msgprobe sass scopelat rates loggop msgrate bulk coll;
 #          on 4 GPUs: tests4 jacobi4 pairs spts4 xchg4 lat3 coll4 suite3 stress lock;
@@ -38,11 +38,12 @@ bench_bin() { local b=$B/gio-bench; [[ $1 == nvshmem ]] && b=$B/gio-bench-nvshme
 echo "${GIO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" > "$out/commit.txt"
 nvidia-smi -L > "$out/device.txt"; nvidia-smi topo -m > "$out/topo.txt" 2>&1
 
-# The proxy transport needs libfabric's headers, which the image lacks: carry Debian's
-# libfabric-dev 1.17 headers in .carry/fabric/include (git-ignored) and name .carry in `carry`.
+# The proxy transport needs libfabric's headers. Where the machine has libfabric.so but not its
+# headers, point LIBFABRIC_INCLUDE at a copy of Debian's libfabric-dev 1.17 include/ directory
+# (default .carry/fabric/include, git-ignored).
 fab=$(ls /usr/lib/x86_64-linux-gnu/libfabric.so* 2>/dev/null | head -1)
 fabflags=()
-[[ -d .carry/fabric/include && -n $fab ]] && fabflags=(-DGIO_FABRIC_INCLUDE=$PWD/.carry/fabric/include -DGIO_FABRIC=$fab)
+[[ -d ${LIBFABRIC_INCLUDE:-.carry/fabric/include} && -n $fab ]] && fabflags=(-DGIO_FABRIC_INCLUDE=${LIBFABRIC_INCLUDE:-$PWD/.carry/fabric/include} -DGIO_FABRIC=$fab)
 if has build; then
   cmake -S . -B build-gpu -G Ninja -DGIO_PLATFORM=cuda -DGIO_TEST_PES="${GIO_TEST_PES:-2}" "${fabflags[@]}" > "$out/build.log" 2>&1
   # GIO_TARGETS: build only these (the whole tree takes 6-8 min on a fresh 4xH200).

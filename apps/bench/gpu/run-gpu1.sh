@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The one-GPU checks (nvidia-h200 / nvidia-h100-x1): run from the repo root.
-#   apps/bench/gpu/run-gpu1.sh OUTDIR [parts...]   parts: build p2p gda1 gda2 sanitizer post before callcost
+# The one-GPU checks (H200 or H100): run from the repo root.
+#   apps/bench/gpu/run-gpu1.sh OUTDIR [parts...]   parts: build p2p gda1 gda2 sanitizer post callcost
 # callcost: cycles per put_nbi call at each scope, 8 B..4 KiB, against raw stores in the
 # same kernel, GIO and NVSHMEM, PE 0 putting to PE 1 on the same GPU and to itself.
 # PEs share the one GPU (p2p over CUDA IPC works; gda atomics through the softnic time-slice between
@@ -51,8 +51,4 @@ if has callcost; then
 fi
 if has post; then
   run $B/bin/gio-gda-post --json "$out/gda_post.jsonl" > "$out/gda_post.txt" 2>&1; cat "$out/gda_post.txt"
-fi
-if has before && [[ -d .carry/before ]]; then  # the same benchmark over the posting code before aggregation (07f1477)
-  (cmake -S .carry/before -B /tmp/gio-before -G Ninja -DGIO_PLATFORM=cuda && ninja -C /tmp/gio-before gio-gda-post) > "$out/build-before.log" 2>&1
-  run /tmp/gio-before/bin/gio-gda-post --json "$out/gda_post_before.jsonl" > "$out/gda_post_before.txt" 2>&1; cat "$out/gda_post_before.txt"
 fi

@@ -3,8 +3,7 @@
 # put two processes' kernels on each GPU, and the GPU time-slices between processes: a PE's kernel
 # spinning in a wait holds its slice while the softnic's or the proxy's atomic kernel for the other
 # test waits for one. On 2 H200 with `ctest -j4`, test_amo over the proxy (shm) and over tcp ran
-# beside each other and neither finished in 300 s; each alone takes about 11 s
-# (results/2026-11-28-2xh200-s22). The host platform runs PEs as threads of plain processes, so
+# beside each other and neither finished in 300 s; each alone takes about 11 s. The host platform runs PEs as threads of plain processes, so
 # CI's runs keep their parallelism.
 #
 # gio_serialize_gpu_tests(): call once in a directory that adds multi-PE tests; it runs when the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (what .ci/run calls): from a fresh clone,
-#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs (then, as
-#     a separate step, the `tools` tests of the report scripts);
+#  1. builds the host platform (CPU emulation) and runs the whole suite at 2 and 4 PEs (the `lint`
+#     tests among them: tests/history/check_history.py and tests/api/api_index.py --check);
 #  2. applies the driver patches and compiles them against Debian's linux-source-6.1;
 #  3. builds the host platform with ASan+UBSan (build-asan) and with TSan (build-tsan, clang++-14)
 #     and runs the unit and platform tests and the 2-PE functional suite over p2p and gda under each
@@ -59,11 +59,9 @@ step "host platform: test suite (2 and 4 PEs)"
 # and two of them starve each other's proxy thread (func.test_amo.proxy_tcp.np2: 21 s alone, 72 s
 # beside another test; the whole suite at -j4 took 1061 s, against 1100-1600 s one at a time).
 light='^(fault|app|bench)\.'
-(cd build && ctest -LE "tools|driver" -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900)
-(cd build && ctest -LE "tools|driver" -E "$light" --output-on-failure --timeout 900)
+(cd build && ctest -LE driver -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900)
+(cd build && ctest -LE driver -E "$light" --output-on-failure --timeout 900)
 took "host suite" $t0
-step "tools: the report scripts on committed results (not GIO tests)"
-(cd build && ctest -L tools --output-on-failure)
 # driver-patches/build.sh: installs Debian's linux-source-6.1, linux-config-6.1 and 6.1 headers if
 # missing, applies the amdgpu patch, compiles what it touches, checks the uapi contract and builds
 # gio_iomem (93 s cold on 2 busy cores, 10 s warm; plus the packages' download).
@@ -132,7 +130,7 @@ if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # At most 64 work-groups of a launch run at once under TSan (GIO_HOST_MAX_WG, 512 elsewhere):
   # each work-item is a fiber, and TSan keeps a trace per fiber. test_signal's full-GPU case
   # launches as many work-groups as run at once (512 x 64 work-items) and held 4.2 GB per PE for
-  # 30 s; on CI that failed TSan's mmap (ENOMEM) in session 19's run. At 64: 1.4 GB, 17 ms.
+  # 30 s, and on CI's machine TSan's mmap failed (ENOMEM). At 64: 1.4 GB, 17 ms.
   GIO_HOST_MAX_WG=64 sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
 fi
 
@@ -188,7 +186,7 @@ if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
   }
   # $jobs compiles at a time, each one clang process (one by one on 2 cores the six took 250-313 s,
   # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it; test_coll_device's collectives by scope
-  # are in its coll_device_jobs_*.cpp since session 21); every one's exit status is checked.
+  # are in its coll_device_jobs_*.cpp); every one's exit status is checked.
   running=0 failed=0
   for obj in tests/func/CMakeFiles/test_rma.dir/test_rma.cpp.o tests/func/CMakeFiles/test_amo.dir/test_amo.cpp.o \
              tests/func/CMakeFiles/test_signal.dir/test_signal.cpp.o \

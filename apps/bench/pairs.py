@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-pair summary of a multi-GPU gio-bench run (results/run-gpu.sh's `pairs` part): one row per
+"""Per-pair summary of a multi-GPU gio-bench run (apps/bench/gpu/run-gpu.sh's `pairs` part): one row per
 measured pair of PEs, GIO next to NVSHMEM, as a markdown table on stdout and pairs.png.
   pairs.py RUN_DIR   (reads RUN_DIR/{gio,nvshmem}-pairs-{put_latency,bw}.jsonl)"""
 import argparse

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw gio-bench results: latency-vs-size and bandwidth-vs-size PNGs from JSON-lines files.
 
-  plot.py results/*.jsonl --out results/        -> latency.png, bandwidth.png,
+  plot.py out/*.jsonl --out out/        -> latency.png, bandwidth.png,
                                                    coll_latency.png, coll_busbw.png
 
 One panel per metric (pingpong_half_rtt, put_nbi_quiet, interk_*; bw_uni, bw_bidir), one line per

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw gio-bench strided results (Pearson's cube benchmark).
 
-  strided_plot.py results/gio-strided.jsonl [more.jsonl] --out results/   -> strided_bw.png, strided_rows.png
+  strided_plot.py out/gio-strided.jsonl [more.jsonl] --out out/   -> strided_bw.png, strided_rows.png
 
 strided_bw.png: bandwidth (GB/s, median) of every method at every shape x*y*z of the region, shapes
 ordered by row length x, then rows y; one line per (method, transport, work-groups). The contiguous

@@ -1,5 +1,5 @@
 // gio-proxy-post: what the proxy transport (IKN) costs before any network is involved, the inputs
-// of the LogGOP projection (results/loggop-projection.md) that one GPU can measure:
+// of the LogGOP projection (docs/performance/loggop-projection.md) that one GPU can measure:
 //   post    - GPU cycles a kernel spends posting one 64-byte command into a ring in pinned host
 //             memory (device/proxy/proxy_post.h, the code every proxy operation runs), at thread,
 //             wave and work-group scope, 1 and 64 work-groups; nobody drains the rings, and each

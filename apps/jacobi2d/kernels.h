@@ -12,7 +12,7 @@ namespace jacobi {
 // At most JACOBI_MAX_BLOCK threads and at least JACOBI_MIN_WGS (4) work-groups per multiprocessor:
 // 64 registers on sm_90, which 32-byte rows two rows ahead need (only the out-of-line exchange
 // calls spill around themselves). At 5 per SM (48 registers) with 32-byte rows the persistent
-// kernel ran 0.700 s against 0.632 s at 16384^2 on H200 (results/2026-11-27-2xh200-s16).
+// kernel ran 0.700 s against 0.632 s at 16384^2 on H200 (jacobi2d --variant gio, one GPU).
 
 // Both buffers of local rows 0..rows-1 (global rows row0..): zero inside, sin on the outer columns.
 template <typename T>

@@ -1,4 +1,4 @@
-// The memory roofline of a sweep, measured in the same run (issue 18): a copy of this PE's field
+// The memory roofline of a sweep, measured in the same run: a copy of this PE's field
 // into the other field, `iters` times, with 16-byte loads. A sweep must read one
 // field and write the other once, so no Jacobi kernel over these fields can beat this copy; the
 // report gives the variant's total against it.

@@ -4,7 +4,7 @@
 // it) and walks down the strip's rows, keeping the row above and its own row in registers, so
 // every value is loaded once per strip. The left and right neighbours come from the adjacent lanes
 // by shuffle; only the wave's edge lanes load them. The rows below are loaded D rows ahead
-// (JACOBI_PREFETCH, domain.h). On H200 at 16384^2 (results/probes/jacobi_strip.cu, against a
+// (JACOBI_PREFETCH, domain.h). On H200 at 16384^2 (apps/jacobi2d/strip_probe.cu, against a
 // 16-byte copy of the same fields): a sweep with 16-byte rows reached 86-89 % of the copy at any
 // depth and launch bound, 32-byte rows 92-93 %; in the app's kernels, whose exchange calls change
 // the register allocation, 32 bytes two rows ahead made gio 0.632 s against 0.755 s.

@@ -139,7 +139,7 @@ JACOBI_OUT_OF_LINE void barrier_timeout(uint64_t waited_ns, unsigned gen) {
 // Barrier over the launch's work-groups (all must be resident), two levels (domain.h). One
 // counter for every work-group, polled with system-scope acquire loads, held the persistent
 // kernel's sweep at 77-80 % of a copy's bandwidth, two levels polled at device scope at 85-90 %
-// (results/probes/jacobi_strip.cu, H200), although each barrier alone took 2.3-2.5 us: what the
+// (apps/jacobi2d/strip_probe.cu, H200), although each barrier alone took 2.3-2.5 us: what the
 // old one cost was its effect on the sweep around it, not its own latency. The waiting spin is
 // bounded: a work-group stuck on a neighbour that never signals is a bug report, not a hang.
 // gio::plat::relax() lets the host emulator run the other work-groups.

@@ -1,6 +1,6 @@
 // A file cache of generated inputs (--cache DIR): generating a 14M-row road graph takes seconds on
 // the host, the solve milliseconds, so a scaling run spent most of a GPU call generating the same
-// matrices again for every variant and PE count (results/2026-11-27-4xh200-s14). The file holds
+// matrices again for every variant and PE count. The file holds
 // L exactly as generate() made it; a file that does not check out is ignored and replaced.
 #pragma once
 

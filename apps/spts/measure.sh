@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one-GPU table of issue 13: every generator at 1M, 4M and 16M rows (banded, a chain with as
+# The one-GPU table: every generator at 1M, 4M and 16M rows (banded, a chain with as
 # many levels as rows: 1M only), natural and random order; single, cusparse, gio at 1 PE and
 # levelset on each, float, as JSON lines for plot.py.
 # Usage: apps/spts/measure.sh [-o out.jsonl] [-b build] [-s "1000000 4000000 16000000"]

@@ -11,7 +11,7 @@ Plots (matplotlib, Agg):
                    in the same run), else the variant's 1-PE time / (PEs x time);
   spts_weak.png    solve time and weak efficiency (1-PE time / time, same variant and rows per PE)
                    against PEs, one line per variant, input kind and rows per PE.
---table prints a markdown table of every run instead (what results READMEs hold): input, order,
+--table prints a markdown table of every run instead (as docs/performance.md shows them): input, order,
 type, rows, nnz, levels, variant, PEs, median solve (ms), GFLOP/s and speedup vs the vendor
 (the run's own vendor reference, else the same input's cusparse run), and the scaling kind where
 some run has one.

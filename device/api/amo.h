@@ -16,6 +16,7 @@ GIO_HDFN T gio_amo(const char* rt, shmem_ctx_t ctx, int op, T* dest, T value, T 
 }
 
 // fetch, set, swap: extended types
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_AMO_EXT(NAME, T)                                                                   \
   GIO_HDFN T shmem_ctx_##NAME##_atomic_fetch(shmem_ctx_t ctx, const T* src, int pe) {             \
     return gio_amo<T>("shmem_ctx_" #NAME "_atomic_fetch", ctx, GIO_AMO_FETCH, (T*)src, (T)0, (T)0, pe); \

@@ -4,6 +4,7 @@
 #pragma once
 #include "device/api/amo.h"
 
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_AMO13_STD(NAME, T)                                                                   \
   GIO_HDFN T shmem_##NAME##_fadd(T* dest, T value, int pe) {                                        \
     return gio_amo<T>("shmem_" #NAME "_fadd", nullptr, GIO_AMO_FETCH_ADD, dest, value, (T)0, pe);   \

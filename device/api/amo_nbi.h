@@ -25,6 +25,7 @@ GIO_HDFN void gio_amo_nbi(const char* rt, shmem_ctx_t ctx, int op, T* fetch, T* 
 }
 
 // fetch, swap: extended types
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_AMO_NBI_EXT(NAME, T)                                                               \
   GIO_HDFN void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* src, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_fetch_nbi", ctx, GIO_AMO_FETCH, fetch, (T*)src, (T)0, (T)0, pe); \

@@ -19,6 +19,7 @@
 typedef struct {
   int num_contexts;
 } shmem_team_config_t;
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
 // SHMEM_SYNC_VALUE and the SHMEM_*_SYNC_SIZE constants: device/api/base.h.

@@ -14,6 +14,7 @@ template <typename T>
 struct gio_no_such_type : std::false_type {};
 
 // Each mover's parameters for element type T (GIO_GP_) and the arguments it passes on (GIO_GA_).
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_GP_broadcast(T) (shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root)
 #define GIO_GA_broadcast (team, dest, source, nelems, PE_root)
 #define GIO_GP_collect(T) (shmem_team_t team, T* dest, const T* source, size_t nelems)

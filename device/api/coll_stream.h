@@ -24,6 +24,7 @@ typedef struct gio_host_stream* gio_stream_t;
 
 // long double has no GPU form: its reductions have no stream form (GIO_STREAM_IS_LD(NAME) is 1 for
 // longdouble, else 0).
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_STREAM_LD_PROBE_longdouble ~, 1
 #define GIO_STREAM_SECOND_(a, b, ...) b
 #define GIO_STREAM_SECOND(...) GIO_STREAM_SECOND_(__VA_ARGS__)

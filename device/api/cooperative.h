@@ -6,6 +6,7 @@
 #include "device/api/sync.h"
 
 #if GIO_KERNEL_COMPILER
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_SCOPED(SFX, S)                                                                     \
   GIO_DFN void shmemx_ctx_putmem##SFX(shmem_ctx_t ctx, void* d, const void* s, size_t n, int pe) { \
     ::gio::dev::putmem<S>("shmemx_ctx_putmem" #SFX, ctx, d, s, n, pe);                            \

@@ -38,6 +38,7 @@ GIO_HDFN void gio_rma_get(const char* rt, shmem_ctx_t ctx, void* d, const void* 
 }
 
 // putmem / getmem (+ _nbi, + ctx)
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_MEM(OP, IMPL, ...)                                                                \
   GIO_HDFN void shmem_ctx_##OP(shmem_ctx_t ctx, void* dest, const void* src, size_t n, int pe) {  \
     IMPL("shmem_ctx_" #OP, ctx, dest, src, n, pe __VA_ARGS__);                                    \

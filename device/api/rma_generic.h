@@ -16,6 +16,7 @@ template <typename T>
 struct gio_nodeduce {
   typedef T type;
 };
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_V typename gio_nodeduce<T>::type
 #define GIO_IS_T(NAME, TT) std::is_same<T, TT>::value ||
 // Type-table membership as traits (a constexpr function would be host-only to nvcc).

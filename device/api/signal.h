@@ -28,6 +28,7 @@ GIO_HDFN void gio_putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const 
                gio_host_putmem_signal(rt, ctx, d, s, n, sig, value, op, pe));
 }
 
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_PUT_SIGNAL(SUFFIX, SUFFIX_NBI)                                                                \
   GIO_HDFN void shmem_ctx_putmem_signal##SUFFIX(shmem_ctx_t ctx, void* dest, const void* src,     \
                                                 size_t n, uint64_t* sig_addr, uint64_t signal,    \

@@ -124,6 +124,7 @@ GIO_HDFN void gio_rma_subarray(const char* rt, shmem_ctx_t ctx, bool is_put, voi
 }
 
 // shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: GIO_FN_HD's comment)
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_TYPED_STRIDED(W, NAME, T)                                                                    \
   GIO_FN_##W void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \

@@ -9,6 +9,7 @@
 #if GIO_KERNEL_COMPILER
 // Where the _any rotation table lives: device global memory of the module (host: a plain global).
 #if defined(GIO_PLATFORM_HOST)
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_ROTOR_SPACE
 #else
 #define GIO_ROTOR_SPACE __device__

@@ -1,8 +1,8 @@
 // The calls test_coll_device's kernels make, by routine, type and scope: the type tables, the job a
 // kernel runs, and run_jobs, the kernel that runs a list of jobs at one scope. Each scope's dispatch
 // (every routine of every type it covers) is a file of its own, coll_device_jobs_{thread,wave,wg}.cpp,
-// so that the three compile at once: in one file, ptxas took ~425 s on one thread of the GPU
-// machine (results/2026-11-28-2xh200-s21), the longest step of every GPU session's build.
+// so that the three compile at once: in one file, ptxas took ~425 s on one thread of an H200
+// machine, the longest step of the cuda build.
 #pragma once
 #include "gio_test.h"
 

@@ -48,7 +48,7 @@ TEST(HostTransport, PutGetEverySize) {
       shmem_barrier_all();
       if (from_heap) {
         HIP_OK(hipMemcpy(src_heap.get() + kOff, mine.data(), n, hipMemcpyHostToDevice));
-        // Host RMA runs on GIO's own streams, not after the application's stream work (README:
+        // Host RMA runs on GIO's own streams, not after the application's stream work (docs/guide.md:
         // "Host calls and your streams"); a pageable hipMemcpy may return before its DMA lands.
         HIP_OK(hipDeviceSynchronize());
         shmem_putmem(inbox.get() + kOff, src_heap.get() + kOff, n, next_pe());

@@ -113,7 +113,7 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
 
 // A small cooperative put or get over p2p moves one word per lane inline (device/p2p/copy.h
 // copy_lane_word), the widest word that divides both addresses and n; past lanes words it takes the
-// general copy (session 19's multi-word form, reverted on main, moved up to 4). Sizes on both sides of
+// general copy. Sizes on both sides of
 // each multiple of lanes x word up to five, for each word width, in a work-group of 48 threads: a
 // work-group that is not a whole number of waves, and at wave scope its last wave (16 lanes).
 TEST(RmaCooperative, WordsPerLaneBounds) {
@@ -385,8 +385,9 @@ TEST(RmaConcurrency, EveryThreadOfSeveralWorkGroupsPuts) {
 // A blocking cooperative call is complete for every lane when it returns: a get's bytes have landed
 // for each lane to read, and any lane may rewrite a put's source. Over gda and the proxy one lane
 // posts and waits while the others wait for it at the scope's barrier. On CUDA that barrier must be
-// in view of the branch, or ptxas may compile it away (dispatch.h, lane_done; session 21: a
-// wave-scope reduce over gda and the proxy folded data before lane 0's get had landed).
+// in view of the branch, or ptxas may compile it away (dispatch.h, lane_done; without it a
+// wave-scope reduce over gda and the proxy folds data before lane 0's get has landed;
+// tests/sass/check_scope_sync.py checks the machine code).
 // Each round a lane poisons its bytes of the get's destination, then checks them after the get; and
 // rewrites its bytes of the put's source right after the put, which must not reach the peer.
 __global__ void complete_on_return(int scope, int rounds, uint8_t* got, const uint8_t* sym_src, uint8_t* src,

@@ -2,7 +2,7 @@
 // wrapping every gda send queue many times over. Nothing may be lost or reordered per target
 // address: each slot ends with the last value written to it and the atomic counter with the exact
 // number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform);
-// work-groups: --gio_stress_wgs=N (default 64). The size is 64 x 100000 (results/run-gpu.sh
+// work-groups: --gio_stress_wgs=N (default 64). The size is 64 x 100000 (apps/bench/gpu/run-gpu.sh
 // runs it on GPUs); CI runs 8 x 70000 over gda, past every queue's 16-bit index wrap, as
 // func.test_stress.gda.full.np2 (tests/func/CMakeLists.txt says why).
 #include "gio_test.h"

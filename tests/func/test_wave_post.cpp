@@ -1,4 +1,4 @@
-// Every lane of a wave posts at once, at thread scope (issue 12, section 3). On AMD GPUs a wave's
+// Every lane of a wave posts at once, at thread scope. On AMD GPUs a wave's
 // lanes run in lockstep, so a lane that waits for a wave-mate to publish first can wait forever.
 // Runs in the generic suite (every transport), and over gda with GIO_HOST_WAVE_LOCKSTEP=1 as
 // func.test_wave_post.gda.lockstep.np2 (tests/func/CMakeLists.txt), where the emulator holds a

@@ -7,8 +7,8 @@ show this) and disassembles it. Between the end of the inline copy (its BSYNC) a
 jumps over the call to put_switch_out<scope_wave>, there must be no convergence-barrier
 instruction (BSSY, BMOV). With a per-lane predicate, ptxas opened a convergence region there and
 saved its barrier (BMOV) on every call, taken or not: 2.7x the branch-resolving stalls and 3,363
-against 4,006-4,010 million 8-byte puts/s at 132 work-groups on 2 H200
-(results/2026-11-28-2xh200-s25).
+against 4,006-4,010 million 8-byte puts/s at 132 work-groups on 2 H200 (gio-bench msgrate --scope
+wave --wgs 132 --iters 1000; docs/performance.md).
 
 Usage: check_call_branch.py BUILD_DIR   (a configured cuda build: its include/ holds the generated
 headers). Needs nvcc and nvdisasm (PyPI: nvidia-cuda-nvdisasm)."""

@@ -4,9 +4,8 @@ every call (device/api/dispatch.h, put and get). Compiles put_loop.cu for sm_90 
 it: inside each kernel's loop there must be no load from the constant bank that holds the state
 (c[0x3]: the peer's transport, its mapping, the heap base, the state's magic and version words).
 When those loads sat behind the argument checks' branches, ptxas loaded them again on every
-call, and the checks cost 120 of a wave put's 392 cycles on an H200
-(results/2026-11-28-2xh200-s22); the head words, checked in branches of their own, were still
-loaded on every call until check_pe made them one compare with the PE's (session 23).
+call, and the checks cost 120 of a wave put's 392 cycles on an H200 (gio-bench callcost,
+docs/performance.md); the head words are checked by check_pe in one compare with the PE's.
 
 Usage: check_put_loop.py BUILD_DIR   (a configured cuda build: its include/ holds the generated
 headers). Needs nvcc and nvdisasm (PyPI: nvidia-cuda-nvdisasm)."""

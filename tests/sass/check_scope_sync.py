@@ -3,8 +3,8 @@
 lane_done). Compiles scope_sync.cu for sm_90 and disassembles it: in every copy of
 put_switch_out/get_switch_out at wave scope, each call into gda or proxy put/get must be followed
 by a WARPSYNC before the function returns (a BAR.SYNC at work-group scope). Without it the lanes
-that did not post leave while lane 0 still waits (session 21: a wave-scope reduce over the proxy
-folded data its get had not yet delivered, on 2 H200).
+that did not post leave while lane 0 still waits (a wave-scope reduce over the proxy then folds
+data its get has not yet delivered; func.test_coll_device over gda and the proxy on GPUs).
 
 Usage: check_scope_sync.py BUILD_DIR   (a configured cuda build: its include/ holds the generated
 headers). Needs nvcc and nvdisasm (PyPI: nvidia-cuda-nvdisasm)."""

@@ -83,7 +83,7 @@ TEST(ConfigDeathTest, BadValueNamesTheKey) {
       ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_GDA_NIC=\"fpga\" is not one of auto, softnic");
 }
 
-// The proxy transport's settings (issue 14): each bad value stops init naming the key and value.
+// The proxy transport's settings: each bad value stops init naming the key and value.
 TEST(ConfigDeathTest, ProxyKeysAreChecked) {
   EXPECT_EXIT(
       {

@@ -76,6 +76,7 @@ GIO_TO_ALL_OPS(GIO_REDUCE_EACH, GIO_C_DECL_TO_ALL)
 #undef GIO_C_DECL_TO_ALL
 
 // Everything else: the table.
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_C_X(RET, NAME, PARAMS, ...) RET NAME PARAMS;
 GIO_C_ALL
 GIO_C_FAMILY_LEGACY

@@ -9,6 +9,7 @@
 #include "device/api/types.h"
 
 // putmem / getmem (+ _nbi) and their ctx forms
+// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_C_MEM(OP, FN)                                                                                  \
   GIO_C_X(void, shmem_##OP, (void* dest, const void* source, size_t nelems, int pe),                                \
     FN(__func__, 0, dest, source, nelems, pe))                                                                \

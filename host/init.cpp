@@ -12,10 +12,10 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"
-#include "host/gda/gda_host.h"
-#include "host/proxy/proxy_state.h"
 #include "host/log.h"
 #include "host/runtime.h"
+#include "host/transport/select.h"
+#include "host/transport/transport.h"
 
 #if defined(GIO_PLATFORM_HOST)
 extern "C" {
@@ -25,7 +25,6 @@ gio_device_state_v1 gio_host_dstate = {};
 
 namespace gio {
 namespace {
-runtime g_rt;
 
 // Kernel modules that registered (see runtime/module_abi.h and device/api/state.h): the contract each was compiled against,
 // where it lives (for the message that refuses it), and its copy of the device state (may be null).
@@ -64,9 +63,9 @@ void register_module(const module_entry& m) {
   std::lock_guard<std::mutex> g(modules_lock());
   // Before init the check waits for shmem_init, which knows the PE and is where a program that never
   // initializes GIO is not stopped by a module it does not use.
-  if (g_rt.initialized) check_contract(m, "gio_register_module");
+  if (rt().initialized) check_contract(m, "gio_register_module");
   modules().push_back(m);
-  if (g_rt.initialized) push_state(m.copy, g_rt.dstate);
+  if (rt().initialized) push_state(m.copy, rt().dstate);
 }
 
 // A job-unique tag for names other PEs must find (host-platform heap files).
@@ -115,22 +114,6 @@ void init_contexts(runtime& r) {
   r.host_ctx[0].in_use = 1;
 }
 
-// Every peer's mapping stays with the softnic (`mapped`); under GIO_NODE_PER_PE kernels and the
-// host API lose it, as they would for a PE on another node, and gda (forced below) reaches them.
-void apply_node_per_pe(runtime& r) {
-  for (peer& p : r.peers) p.mapped = p.base;
-  if (!r.cfg.GIO_NODE_PER_PE) return;
-  if (r.cfg.GIO_TRANSPORT == "p2p")
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_NODE_PER_PE=1 puts every PE on its own node, where GIO_TRANSPORT=p2p cannot "
-          "reach: use GIO_TRANSPORT=proxy, gda or auto");
-  for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (pe == r.my_pe) continue;
-    r.peers[pe].base = nullptr;
-    r.peers[pe].transport = GIO_TRANSPORT_NONE;
-    r.peers[pe].why = "none: another node under GIO_NODE_PER_PE=1";
-  }
-}
-
 void fill_device_state(runtime& r) {
   gio_device_state_v1& s = r.dstate;
   s = gio_device_state_v1{};
@@ -145,16 +128,7 @@ void fill_device_state(runtime& r) {
   s.num_ctx = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;  // + slot 0 for the default
   s.debug = (uint32_t)r.cfg.GIO_DEBUG;
   s.p2p_bulk_min = (uint32_t)std::min<uint64_t>(r.cfg.GIO_P2P_BULK_MIN, UINT32_MAX);
-  if (r.gda) {
-    s.gda_queues = r.gda->queues;
-    s.gda_sets = r.gda->sets;
-    s.gda_default_sets = r.gda->default_sets;
-  }
-  if (r.proxy) {
-    s.proxy_rings = r.proxy->rings;
-    s.proxy_sets = r.proxy->sets;
-    s.proxy_default_sets = r.proxy->default_sets;
-  }
+  transport_each([&](const transport_ops& t) { t.publish(r, s); });
   for (int pe = 0; pe < r.n_pes; ++pe) {
     s.peer_base[pe] = r.peers[pe].base;
     s.peer_transport[pe] = (uint8_t)r.peers[pe].transport;
@@ -162,16 +136,6 @@ void fill_device_state(runtime& r) {
   s.magic = GIO_STATE_MAGIC;
 }
 }  // namespace
-
-runtime& rt() { return g_rt; }
-
-runtime& rt_checked(const char* routine) {
-  if (!g_rt.initialized) {
-    if (g_rt.finalized) fatal(GIO_ERR_INIT, routine, "called after shmem_finalize");
-    fatal(GIO_ERR_INIT, routine, "called before shmem_init");
-  }
-  return g_rt;
-}
 
 void publish_device_state(runtime& r) {
 #if defined(GIO_PLATFORM_HOST)
@@ -194,14 +158,14 @@ extern "C" void gio_register_module(int (*copy)(const gio_device_state_v1*)) {
 }
 
 extern "C" int shmem_init_thread(int requested, int* provided) {
-  if (g_rt.initialized) {
-    if (provided) *provided = g_rt.thread_level;
+  if (rt().initialized) {
+    if (provided) *provided = rt().thread_level;
     return 0;  // repeated initialization is allowed and does nothing
   }
-  if (g_rt.finalized) fatal(GIO_ERR_INIT, "shmem_init", "called again after shmem_finalize");
+  if (rt().finalized) fatal(GIO_ERR_INIT, "shmem_init", "called again after shmem_finalize");
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
     fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
-  runtime& r = g_rt;
+  runtime& r = rt();
   r.cfg = config_load();
   segment_remap(r);  // first: no thread of GIO or MPI may write the segment while it moves
   r.thread_level = boot::init(requested, r.cfg);
@@ -223,11 +187,8 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   create_heap(r);
   coll_init(r);  // first: the team table takes the heap's first block
   init_contexts(r);
-  p2p_connect(r);
-  apply_node_per_pe(r);
-  segment_connect(r);
-  proxy_connect(r);
-  gda_connect(r);
+  segment_connect(r);  // before the transports: gda and the proxy register the segment too
+  transports_connect(r);
   fill_device_state(r);
   coll_transports(r);
   r.initialized = true;
@@ -247,20 +208,16 @@ extern "C" void shmem_query_thread(int* provided) {
 }
 
 extern "C" void shmem_finalize(void) {
-  if (!g_rt.initialized) return;
-  runtime& r = g_rt;
+  if (!rt().initialized) return;
+  runtime& r = rt();
   gpu::sync("shmem_finalize");
   // What this PE's kernels and host threads left with the NIC completes before the barrier, so no
   // PE tears down a heap that a peer's NIC is still writing.
-  gda_drain(r, "shmem_finalize");
-  proxy_drain(r, "shmem_finalize");
+  transports_drain(r, "shmem_finalize");
   boot::barrier("shmem_finalize");
   r.dstate.magic = 0;
   publish_device_state(r);
-  gda_disconnect(r);
-  proxy_disconnect(r);
-  for (peer& p : r.peers) p.base = p.mapped;  // p2p_disconnect unmaps what was mapped
-  p2p_disconnect(r);
+  transports_disconnect(r);
   segment_disconnect(r);
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;
@@ -286,12 +243,7 @@ extern "C" int shmem_pe_accessible(int pe) {
 extern "C" const char* shmemx_transport_name(int pe) {
   runtime& r = rt_checked("shmemx_transport_name");
   if (pe < 0 || pe >= r.n_pes) return "none";
-  switch (r.peers[pe].transport) {
-    case GIO_TRANSPORT_P2P: return "p2p";
-    case GIO_TRANSPORT_GDA: return "gda";
-    case GIO_TRANSPORT_PROXY: return "proxy";
-    default: return "none";
-  }
+  return transport_of(r, pe).name;
 }
 
 extern "C" int shmem_addr_accessible(const void* addr, int pe) {

@@ -15,10 +15,9 @@
 
 #include <shmem.h>
 
-#include "host/gda/gda_host.h"
 #include "host/log.h"
-#include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 #include "runtime/lock.h"
 
 namespace gio {
@@ -72,13 +71,7 @@ void read_pool(const char* rt, gio_lock_node_v1* all, std::vector<gio_lock_node_
 // An atomic on the reserved word at heap offset `off` of `pe`, through the peer's transport (as
 // gio_host_amo does for user words, without its check that the word lies in the user's heap).
 uint64_t node_amo(runtime& r, const char* rt, int op, uint64_t off, uint64_t v, int pe) {
-  switch (r.peers[pe].transport) {
-    case GIO_TRANSPORT_GDA: return gda_host_amo(r, rt, op, off, v, 0, sizeof(uint64_t), pe);
-    case GIO_TRANSPORT_PROXY: return proxy_host_amo(r, rt, op, off, v, 0, sizeof(uint64_t), pe);
-    default:
-      if (!r.peers[pe].base) fatal(GIO_ERR_TRANSPORT, rt, "PE %d is not reachable (%s)", pe, r.peers[pe].why.c_str());
-      return gpu::amo(r.peers[pe].base + off, op, v, 0, sizeof(uint64_t), rt);
-  }
+  return transport_of(r, pe).amo(r, rt, op, off, v, 0, sizeof(uint64_t), pe);
 }
 
 // Heap offset of the lock word, after the checks every lock routine makes.

@@ -21,8 +21,8 @@ struct peer {
   uint8_t* base = nullptr;    // its heap where kernels and the host API may load and store; nullptr if not
   uint8_t* mapped = nullptr;  // its heap as mapped in this process, also where `base` is withheld
                               // (GIO_NODE_PER_PE): the softnic, which plays the network, uses it
-  int transport = GIO_TRANSPORT_NONE;
-  std::string why;          // how the transport was chosen (gio-info)
+  int transport = GIO_TRANSPORT_NONE;  // set by host/transport/select.cpp alone
+  std::string why;          // the transport, how it reaches the peer and why it was chosen (gio-info)
 };
 
 struct runtime {
@@ -41,7 +41,7 @@ struct runtime {
   std::recursive_mutex lock;  // serializes the heap's collective calls under SHMEM_THREAD_MULTIPLE
   std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
   std::mutex ctx_lock;               // guards host_ctx (not `lock`: that one is held across barriers)
-  std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when GIO_TRANSPORT=gda
+  std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when some peer uses gda
   std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
   std::shared_ptr<coll_state> coll;    // teams and their sync state (host/coll/coll.h)
   data_segment seg;                    // the program's globals, symmetric (host/heap/globals.h)
@@ -51,16 +51,16 @@ runtime& rt();
 // Fatal error unless shmem_init ran (and shmem_finalize did not).
 runtime& rt_checked(const char* routine);
 
-// Host half of the transports: choose and set up one per peer.
-void p2p_connect(runtime& r);
-void p2p_disconnect(runtime& r);
-
 // Checks the host API's arguments like the device does; returns the symmetric address's offset: in
 // the heap, or in the data segment (GIO_SYM_SEGMENT set, host/heap/globals.h).
 uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe);
 void host_check_pe(runtime& r, const char* routine, int pe);
 // A host context argument: nullptr (the default) or a live host context, else fatal.
 void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx);
+// SHMEM_CTX_INVALID, what a failed shmem_team_create_ctx stores, may be quieted, fenced and
+// destroyed with no effect: the spec's own shmem_team_create_ctx example does so on the PEs
+// outside the team.
+bool host_ctx_invalid(const gio_ctx_v1* ctx);
 
 // Pushes the device state to every registered kernel module.
 void publish_device_state(runtime& r);

@@ -1,18 +1,13 @@
 // Host-initiated strided RMA: iput/iget, ibput/ibget and the subarray extension. The same checks
-// and messages as the device side (device/api/strided.h) and the same shape analysis; then, per
-// transport of the peer:
-// - p2p: the platform's strided copy through the peer's mapping (2D copies on a copy engine on
-//   cuda/hip, one per index of the outer dimensions; memcpy loops on the host platform);
-// - gda, proxy: one host put or get per block, each complete on return as every host call is (a
-//   host-side pack would still need an unpack at the target, where nothing runs for gda).
+// and messages as the device side (device/api/strided.h) and the same shape analysis; then the
+// peer's transport moves it: in one call where its table has a strided operation (p2p: the
+// platform's strided copy through the mapping), else one put or get per block.
 #include <shmem.h>
 
 #include "host/coll/coll.h"
-#include "host/gda/gda_host.h"
 #include "host/log.h"
-#include "host/platform/gpu.h"
-#include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 
 namespace gio {
 namespace {
@@ -37,30 +32,19 @@ void host_strided(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest,
   shape_simplify(sh);
   const void* remote = is_put ? dest : src;
   const uint64_t off = host_sym_offset(r, routine, remote, shape_extent(sh, is_put), pe);
-  const int transport = r.peers[pe].transport;
-  if (transport == GIO_TRANSPORT_GDA || transport == GIO_TRANSPORT_PROXY) {
-    const size_t n = shape_blocks(sh);
-    for (size_t i = 0; i < n; ++i) {
-      size_t od, os;
-      shape_offsets(sh, i, od, os);
-      if (is_put && transport == GIO_TRANSPORT_GDA)
-        gda_host_put(r, routine, off + od, (const uint8_t*)src + os, sh.block, pe);
-      else if (is_put)
-        proxy_host_put(r, routine, off + od, (const uint8_t*)src + os, sh.block, pe);
-      else if (transport == GIO_TRANSPORT_GDA)
-        gda_host_get(r, routine, (uint8_t*)dest + od, off + os, sh.block, pe);
-      else
-        proxy_host_get(r, routine, (uint8_t*)dest + od, off + os, sh.block, pe);
-    }
-    return;
+  const transport_ops& t = transport_of(r, pe);
+  if (t.strided) return t.strided(r, routine, is_put, is_put ? const_cast<void*>(src) : dest, off, sh, pe);
+  // One put or get per block, each complete on return as every host call is (a host-side pack
+  // would still need an unpack at the target, where nothing runs for gda).
+  const size_t n = shape_blocks(sh);
+  for (size_t i = 0; i < n; ++i) {
+    size_t od, os;
+    shape_offsets(sh, i, od, os);
+    if (is_put)
+      t.put(r, routine, off + od, (const uint8_t*)src + os, sh.block, pe);
+    else
+      t.get(r, routine, (uint8_t*)dest + od, off + os, sh.block, pe);
   }
-  // The peer's heap or data segment (a global's offset is marked, host/heap/globals.h), as mapped here.
-  uint8_t* at = sym_mapped(r, off, pe);
-  if (!at) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
-  if (is_put)
-    gpu::copy_strided(at, src, sh, routine);
-  else
-    gpu::copy_strided(dest, at, sh, routine);
 }
 
 void host_blocks(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest, const void* src, ptrdiff_t dst,

@@ -5,10 +5,9 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"
-#include "host/gda/gda_host.h"
 #include "host/log.h"
-#include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 
 namespace gio {
 
@@ -55,8 +54,7 @@ extern "C" void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long*
   // A barrier completes this PE's updates first, as shmem_barrier_all does: what its kernels
   // wrote, and what they left with the NIC or the proxy.
   gpu::sync(routine);
-  gda_drain(r, routine);
-  proxy_drain(r, routine);
+  transports_drain(r, routine);
   group_sync(r, g);
 }
 

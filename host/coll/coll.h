@@ -149,7 +149,5 @@ void coll_reduce(runtime& r, const group& g, void* dest, const void* source, siz
 
 // The world PE a host context's operation on `pe` goes to (team contexts number PEs in their team).
 int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe);
-// A host context was created or destroyed: it belongs to SHMEM_TEAM_WORLD until said otherwise.
-void team_ctx_reset(runtime& r, gio_ctx_v1* ctx);
 
 }  // namespace gio

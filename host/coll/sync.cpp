@@ -15,10 +15,28 @@
 #include "host/coll/coll.h"
 #include "host/log.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 
 namespace gio {
 
 namespace {
+
+// Collectives reach members through their transports' tables directly, not through the public
+// host RMA entry points (host/rma.cpp): a group already holds world PEs, and the teams then never
+// call back into the RMA layer that calls them for team contexts. Each operation has completed
+// when it returns, so a signal sent after a put is never seen before the put's data.
+void move_to(runtime& r, const group& g, int pe, void* sym_dst, const void* src, size_t n) {
+  const uint64_t off = host_sym_offset(r, g.routine, sym_dst, n, pe);
+  if (n) transport_of(r, pe).put(r, g.routine, off, src, n, pe);
+}
+void move_from(runtime& r, const group& g, int pe, void* dst, const void* sym_src, size_t n) {
+  const uint64_t off = host_sym_offset(r, g.routine, sym_src, n, pe);
+  if (n) transport_of(r, pe).get(r, g.routine, dst, off, n, pe);
+}
+void signal_add(runtime& r, const group& g, uint64_t* sym_word, int pe) {
+  const uint64_t off = host_sym_offset(r, g.routine, sym_word, sizeof(uint64_t), pe);
+  transport_of(r, pe).amo(r, g.routine, GIO_AMO_FETCH_ADD, off, 1, 0, sizeof(uint64_t), pe);
+}
 
 // On GPUs a copy (a copy engine, no SM: a kernel holding every SM cannot stall the poll); on the
 // host platform an atomic load, as the softnic and proxy threads of this process update the word
@@ -75,7 +93,7 @@ void group_sync(runtime& r, const group& g) {
   int round = 0;
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
     for (int k = dist; k < (one ? n : dist + 1); ++k)
-      gio_host_amo(g.routine, nullptr, GIO_AMO_FETCH_ADD, g.sync + round, 1, 0, sizeof(uint64_t), g.pe((g.me + k) % n));
+      signal_add(r, g, g.sync + round, g.pe((g.me + k) % n));
     const uint64_t need = g.consumed ? consumed[round] + per_sync : per_sync;
     wait_round(r, g, round, one ? -1 : (g.me - dist + n) % n, need);
     if (g.consumed)
@@ -131,7 +149,7 @@ void put_to(runtime& r, const group& g, int member, void* sym_dst, const void* s
   if (pe == r.my_pe)
     local_write(r, g, sym_dst, src, n);
   else
-    gio_host_putmem(g.routine, nullptr, sym_dst, src, n, pe);
+    move_to(r, g, pe, sym_dst, src, n);
 }
 
 void get_from(runtime& r, const group& g, int member, void* dst, const void* sym_src, size_t n) {
@@ -139,7 +157,7 @@ void get_from(runtime& r, const group& g, int member, void* dst, const void* sym
   if (pe == r.my_pe)
     local_read(r, g, dst, sym_src, n);
   else
-    gio_host_getmem(g.routine, nullptr, dst, sym_src, n, pe);
+    move_from(r, g, pe, dst, sym_src, n);
 }
 
 }  // namespace gio

@@ -6,18 +6,20 @@
 #include "host/coll/coll.h"
 #include "host/log.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 #include "runtime/coll_stream.h"
 
 namespace gio {
 
-// Every pair of members reaches each other over p2p (a team of one trivially): the condition for
-// the LL protocol in kernels, computed from the gathered matrix so that every member agrees.
+// Every pair of members reaches each other by loads and stores (p2p; a team of one trivially): the
+// condition for the LL protocol in kernels, computed from the gathered matrix so that every member
+// agrees.
 bool group_all_p2p(const runtime& r, const std::vector<int>& members) {
   const std::vector<uint8_t>& m = r.coll->transports;
   if (m.empty()) return false;  // transports not connected yet: coll_transports sets it later
   for (int a : members)
     for (int b : members)
-      if (a != b && m[(size_t)a * r.n_pes + b] != GIO_TRANSPORT_P2P) return false;
+      if (a != b && !transport_by_id(m[(size_t)a * r.n_pes + b]).load_store) return false;
   return true;
 }
 
@@ -193,11 +195,6 @@ int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe) 
     fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d) of the context's %s", pe,
           (int)tm.members.size(), team_name(t).c_str());
   return tm.members[pe];
-}
-
-void team_ctx_reset(runtime& r, gio_ctx_v1* ctx) {
-  std::lock_guard<std::mutex> l(r.coll->lock);
-  r.coll->ctx_team[ctx->index] = SHMEM_TEAM_WORLD;
 }
 
 }  // namespace gio

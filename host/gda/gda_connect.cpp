@@ -41,13 +41,6 @@ mlx5_backend* connectx_open(runtime& r, gda_state& g, int nics, std::string* why
 }  // namespace
 
 void gda_connect(runtime& r) {
-  // auto: p2p covers a node; peers on other nodes (or every peer, under GIO_NODE_PER_PE) take
-  // the proxy unless a ConnectX serves them (host/proxy/proxy_connect.cpp decided first); gda
-  // takes what is left, and everything when chosen explicitly.
-  bool unreachable = false;
-  for (const peer& p : r.peers) unreachable |= p.transport == GIO_TRANSPORT_NONE;
-  const bool forced = r.cfg.GIO_TRANSPORT == "gda" || (r.cfg.GIO_TRANSPORT == "auto" && unreachable && !r.proxy);
-  if (!forced) return;
   std::string why;
   const int nics = mlx5_device_count(&why);
   if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
@@ -118,13 +111,13 @@ void gda_connect(runtime& r) {
     g->host_db = (uint64_t*)mlx5_host_doorbell(g->mlx5);
   }
   gpu::copy(g->queues, g->host_desc.data(), nq * sizeof(gio_gda_queue_v1), "shmem_init");
-  for (int pe = 0; pe < r.n_pes; ++pe) {
-    if (!g->mlx5 && !r.peers[pe].mapped)
-      fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=gda: the softnic cannot reach PE %d's heap (%s)", pe,
+  // The softnic writes peers' heaps through this process's mappings: a peer it must serve and
+  // cannot map (another node) has no gda without a ConnectX.
+  for (int pe = 0; pe < r.n_pes; ++pe)
+    if (!g->mlx5 && r.peers[pe].transport == GIO_TRANSPORT_GDA && !r.peers[pe].mapped)
+      fatal(GIO_ERR_TRANSPORT, "shmem_init", "gda: the softnic cannot reach PE %d's heap (%s)", pe,
             r.peers[pe].why.c_str());
-    r.peers[pe].transport = GIO_TRANSPORT_GDA;
-    r.peers[pe].why = g->mlx5 ? "gda: ConnectX (mlx5 DEVX)" : "gda: softnic (software ConnectX; " + why + ")";
-  }
+  g->nic_why = g->mlx5 ? "ConnectX (mlx5 DEVX)" : "softnic (software ConnectX; " + why + ")";
   gda_state* gp = g.get();
   r.gda = std::move(g);
   if (gp->mlx5) return;  // the ConnectX drives the queues

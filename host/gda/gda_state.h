@@ -29,6 +29,7 @@ struct gda_state {
   size_t dev_bytes = 0;
   std::string nic_heap_how;            // ConnectX: how the heap was registered (gio-info)
   std::string nic_flush_how;           // ConnectX: whether this GPU's flush page was registered, and how or why not
+  std::string nic_why;                 // what drives the queues, and why (gio-info, per peer)
   uint32_t local_lkey = 0;             // this PE's heap, as its own WQEs name it
   uint32_t local_rkey = 0;             // this PE's heap, as peers' WQEs name it
   uint32_t scratch_lkey = 0;           // the queue block g.mem (scratch words, bounce buffers)
@@ -47,6 +48,7 @@ struct gda_state {
   std::thread nic;
 };
 
+// Collective, on every PE once any PE chose gda for some peer (host/transport/select.cpp).
 void gda_connect(runtime& r);
 void gda_disconnect(runtime& r);
 // The softnic's thread body (host/gda/softnic.cpp).

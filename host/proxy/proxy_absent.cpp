@@ -1,9 +1,12 @@
-// libgio built without libfabric: no proxy transport. Asking for it is a clear error; nothing else
-// changes (peers on other nodes fall to gda, as host/gda/gda_connect.cpp decides).
-#include "host/log.h"
+// libgio built without libfabric: no proxy transport. Its table says so: GIO_TRANSPORT=proxy is a
+// clear error (host/transport/select.cpp), auto gives peers on other nodes to gda, and gio-info
+// tells how to get it.
+#include <cstdio>
+
 #include "host/proxy/fabric.h"  // complete for ~proxy_state
 #include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
+#include "host/transport/transport.h"
 
 namespace gio {
 namespace proxy {
@@ -16,22 +19,30 @@ fabric::~fabric() = default;
 proxy_state::proxy_state() = default;
 proxy_state::~proxy_state() = default;
 
-void proxy_connect(runtime& r) {
-  if (r.cfg.GIO_TRANSPORT == "proxy")
-    fatal(GIO_ERR_TRANSPORT, "shmem_init", "GIO_TRANSPORT=proxy, but this libgio was built without libfabric "
-          "(install libfabric-dev and rebuild)");
-}
 proxy_plan proxy_describe(const runtime&) { return proxy_plan{}; }
-void proxy_disconnect(runtime&) {}
-void proxy_drain(runtime&, const char*) {}
 
-[[noreturn]] static void absent(const char* routine) {
-  fatal(GIO_ERR_TRANSPORT, routine, "the proxy transport is not built into this libgio");
-}
-void proxy_host_put(runtime&, const char* routine, uint64_t, const void*, size_t, int) { absent(routine); }
-void proxy_host_get(runtime&, const char* routine, void*, uint64_t, size_t, int) { absent(routine); }
-uint64_t proxy_host_amo(runtime&, const char* routine, int, uint64_t, uint64_t, uint64_t, size_t, int) {
-  absent(routine);
+namespace {
+
+bool network(const runtime&, std::string* why) {
+  *why = "this libgio was built without libfabric (install libfabric-dev and rebuild)";
+  return false;
 }
 
+bool reach(const runtime& r, int, std::string* how) { return network(r, how); }
+
+void describe(const runtime&, FILE* out) {
+  fprintf(out, "proxy: not built (libgio was built without libfabric; install libfabric-dev and rebuild)\n");
+}
+
+transport_ops table() {
+  transport_ops t = transport_ops_default("proxy", GIO_TRANSPORT_PROXY);
+  t.network = network;
+  t.reach = reach;
+  t.describe = describe;
+  return t;
+}
+
+const transport_registrar registered(table());
+
+}  // namespace
 }  // namespace gio

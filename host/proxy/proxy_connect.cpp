@@ -1,11 +1,10 @@
-// proxy transport, set-up: chooses the peers it serves, opens the libfabric endpoint, exchanges
+// proxy transport, set-up: opens the libfabric endpoint, exchanges
 // addresses and heap keys through the bootstrap, lays out the rings and starts the proxy thread.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include "host/bootstrap/bootstrap.h"
-#include "host/gda/gda_state.h"  // mlx5_device_count
 #include "host/log.h"
 #include "host/proxy/fabric.h"
 #include "host/proxy/shm_names.h"
@@ -24,17 +23,6 @@ constexpr size_t kMaxName = 256;  // libfabric endpoint names are far shorter (s
 size_t ring_bytes(uint32_t slots) { return align_up(slots * (sizeof(gio_proxy_cmd_v1) + 8 + 4) + 192, 4096); }
 
 bool one_node() { return boot::local_size() == boot::size(); }
-
-// Which peers the proxy serves: all (GIO_TRANSPORT=proxy), or those nothing else reaches (other
-// nodes) when no ConnectX can serve them over gda.
-bool wants_proxy(runtime& r) {
-  if (r.cfg.GIO_TRANSPORT == "proxy") return true;
-  if (r.cfg.GIO_TRANSPORT != "auto") return false;
-  bool unreachable = false;
-  for (const peer& p : r.peers) unreachable |= p.transport == GIO_TRANSPORT_NONE;
-  std::string why;
-  return unreachable && mlx5_device_count(&why) == 0;
-}
 
 std::string pick_provider(const runtime& r, std::string* why) {
   if (r.cfg.GIO_PROXY_PROVIDER != "auto") {
@@ -150,10 +138,9 @@ void layout_rings(runtime& r, proxy_state& p) {
 proxy_state::proxy_state() = default;
 proxy_state::~proxy_state() = default;
 
+// Every PE sets it up once any PE chose it (its peers target it); host/transport/select.cpp
+// decides which peers it serves.
 void proxy_connect(runtime& r) {
-  uint64_t lo = 0, hi = 0;
-  boot::minmax_u64(wants_proxy(r) ? 1 : 0, &lo, &hi, "shmem_init (proxy choice)");
-  if (!hi) return;  // no PE needs it; if one does, every PE serves it (its peers target it)
   auto p = std::make_unique<proxy_state>();
   std::string why;
   const std::string want = pick_provider(r, &why);
@@ -175,14 +162,6 @@ void proxy_connect(runtime& r) {
     inbox_open(r, *p);
   } catch (const proxy::fabric_error& e) {
     fatal(GIO_ERR_TRANSPORT, "shmem_init", "proxy: %s", e.what());
-  }
-  const bool all = r.cfg.GIO_TRANSPORT == "proxy";
-  for (int pe = 0; pe < r.n_pes; ++pe) {
-    peer& q = r.peers[pe];
-    if (!all && q.transport != GIO_TRANSPORT_NONE) continue;
-    q.transport = GIO_TRANSPORT_PROXY;
-    q.why = "proxy: libfabric " + p->provider + " (" + why + "); puts and gets " +
-            (p->heap_direct ? "in place" : "staged through host memory");
   }
   proxy_state* pp = p.get();
   r.proxy = std::move(p);

@@ -73,8 +73,8 @@ struct proxy_plan {
 };
 proxy_plan proxy_describe(const runtime& r);
 
-// Sets up the proxy for every peer when it is chosen (GIO_TRANSPORT=proxy, or peers on other
-// nodes without a ConnectX); collective. proxy_disconnect stops the thread and frees the rings.
+// Sets up the proxy on every PE once host/transport/select.cpp chose it for some peer of some PE;
+// collective. proxy_disconnect stops the thread and frees the rings.
 void proxy_connect(runtime& r);
 void proxy_disconnect(runtime& r);
 // The shm inboxes, when staged puts within a node use them (collective, after the endpoints are

@@ -68,7 +68,7 @@ TEST(ConfigDeathTest, BadValueNamesTheKey) {
         setenv("GIO_TRANSPORT", "carrier-pigeon", 1);
         gio::config_load();
       },
-      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_TRANSPORT=\"carrier-pigeon\" is not a known transport");
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_TRANSPORT=\"carrier-pigeon\" is not one of auto, p2p, gda, proxy");
   EXPECT_EXIT(
       {
         setenv("GIO_NUM_CONTEXTS", "0", 1);
@@ -159,4 +159,90 @@ TEST(Config, RemovedKeyWarnsAndIsNotListed) {
   free(buf);
   EXPECT_EQ(listed.find("GIO_QUEUE_MEM"), std::string::npos);
   EXPECT_NE(listed.find("GIO_GDA_NIC"), std::string::npos);
+}
+
+// Every row of the table is consistent: its own default passes its own check, and a ranged key's
+// bounds are ordered.
+TEST(Config, EveryDefaultPassesItsOwnRow) {
+  for (const gio::config_key& k : gio::config_keys()) {
+    EXPECT_EQ(gio::config_check(k, k.def), "") << k.name;
+    if (k.type == gio::config_type::SIZE || k.type == gio::config_type::COUNT) EXPECT_LE(k.min, k.max) << k.name;
+    if (k.type == gio::config_type::ENUM) EXPECT_NE(std::string(k.choices).find(k.def), std::string::npos) << k.name;
+  }
+}
+
+// A misspelled setting used to leave the default in force without a word: it is reported, with
+// the key it most likely meant, once per process however often the environment is read.
+TEST(Config, UnknownVariableWarnsOnceNamingTheClosestKey) {
+  setenv("GIO_TIMOUT_MS", "5", 1);
+  ::testing::internal::CaptureStderr();
+  const gio::config c = gio::config_load();
+  gio::config_load();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  unsetenv("GIO_TIMOUT_MS");
+  EXPECT_EQ(c.GIO_TIMEOUT_MS, 60000u);  // still ignored: only the warning is new
+  const std::string want = "GIO_TIMOUT_MS=\"5\" is not a GIO setting and is ignored (did you mean GIO_TIMEOUT_MS?)";
+  const size_t at = err.find(want);
+  EXPECT_NE(at, std::string::npos) << err;
+  EXPECT_EQ(err.find(want, at + 1), std::string::npos) << "warned twice:\n" << err;
+}
+
+// Variables GIO's own scripts read (tests/run.sh, driver-patches/build.sh) are not settings, and
+// not typos either.
+TEST(Config, ToolVariablesAreNotReported) {
+  setenv("GIO_DRIVER_REQUIRED", "1", 1);
+  ::testing::internal::CaptureStderr();
+  gio::config_load();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  unsetenv("GIO_DRIVER_REQUIRED");
+  EXPECT_EQ(err.find("GIO_DRIVER_REQUIRED"), std::string::npos) << err;
+}
+
+// A heap below the minimum is reported with the value as given and the minimum (it was reported
+// after rounding, "=256"); a negative number is called negative, with the allowed range (it was
+// "not a number").
+TEST(ConfigDeathTest, RangesNameTheKeyTheValueAndTheBounds) {
+  EXPECT_EXIT(
+      {
+        setenv("GIO_SYMMETRIC_SIZE", "1", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE),
+      "shmem_init.*environment variable GIO_SYMMETRIC_SIZE=1 is below the minimum, [0-9]+ \\([0-9]+K\\) \\(or auto\\)");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_TIMEOUT_MS", "-5", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE),
+      "GIO_TIMEOUT_MS=\"-5\" is negative; allowed: \\[0, 31536000000\\]");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_DEBUG", "7", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_DEBUG=7 is outside \\[0, 2\\]");
+  EXPECT_EXIT(
+      {
+        setenv("GIO_NODE_PER_PE", "maybe", 1);
+        gio::config_load();
+      },
+      ::testing::ExitedWithCode(GIO_EXIT_CODE), "GIO_NODE_PER_PE=\"maybe\" is not a boolean");
+}
+
+// gio-info's listing comes from the same rows: each key with its allowed values.
+TEST(Config, PrintShowsAllowedValues) {
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  ASSERT_NE(f, nullptr);
+  gio::config_print(gio::config_load(), f);
+  fclose(f);
+  const std::string listed(buf, len);
+  free(buf);
+  EXPECT_NE(listed.find("GIO_TRANSPORT            = auto       (default auto; one of auto, p2p, gda, proxy)"),
+            std::string::npos) << listed;
+  EXPECT_NE(listed.find("GIO_PROXY_SLOTS          = 256        (default 256; a power of two in [16, 32768])"),
+            std::string::npos) << listed;
+  EXPECT_NE(listed.find("(default 16K; a power of two in [64, 1G] or 0)"), std::string::npos) << listed;
 }

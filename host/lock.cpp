@@ -13,7 +13,8 @@
 #include <chrono>
 #include <vector>
 
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
 
 #include "host/gda/gda_host.h"
 #include "host/log.h"

@@ -5,7 +5,9 @@
 //   cuda/hip, one per index of the outer dimensions; memcpy loops on the host platform);
 // - gda, proxy: one host put or get per block, each complete on return as every host call is (a
 //   host-side pack would still need an unpack at the target, where nothing runs for gda).
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/strided_shape.h"
+#include "runtime/host_entry.h"
 
 #include "host/coll/coll.h"
 #include "host/gda/gda_host.h"

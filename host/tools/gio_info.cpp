@@ -1,7 +1,8 @@
 // gio-info: what GIO sees here — version, platform, device, the proxy transport's provider and
 // staging, heap, transport per peer, settings.
 // Runs as a 1-PE job, or under giorun to show every PE's view (PE 0 prints the settings).
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/shmemx_host.h"
 
 #include <cstdio>
 

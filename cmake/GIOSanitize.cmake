@@ -2,7 +2,7 @@
 # "address,undefined" and build-tsan with "thread"; tests/run.sh). Empty = none.
 #
 # The host platform runs GPU threads as Boost.Context fibers on mmap'ed stacks; the emulator
-# tells ASan and TSan about every fiber switch itself (device/platform/host/emu_sanitize.h), since
+# tells ASan and TSan about every fiber switch itself (host/platform/emu/emu_sanitize.h), since
 # Debian's Boost.Context 1.74 is built for fcontext (its BOOST_USE_ASAN hooks exist only in the
 # ucontext variant, whose activation record the packaged library does not export) and has no TSan
 # hooks at all.

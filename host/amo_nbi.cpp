@@ -1,7 +1,8 @@
 // Host half of the non-blocking fetching atomics (device/api/amo_nbi.h says why they complete
 // before returning). `fetch` may be host memory or device memory (the heap, hipMalloc), so the old
 // value is written with the platform's copy, which reaches either.
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
 
 #include "host/platform/gpu.h"
 

@@ -1,6 +1,7 @@
 // Host contexts: shmem_ctx_create and shmem_ctx_destroy (shmem_team_create_ctx builds on
 // create). Contexts are slots of runtime::host_ctx, guarded by runtime::ctx_lock.
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
 
 #include <mutex>
 

@@ -8,7 +8,12 @@
 #include <random>
 #include <string>
 
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/shmemx_host.h"
+#include "gio_config.h"
+#if defined(GIO_PLATFORM_HOST)
+#include "runtime/emu_api.h"  // emu_settings
+#endif
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"
@@ -26,7 +31,7 @@ gio_device_state_v1 gio_host_dstate = {};
 namespace gio {
 namespace {
 
-// Kernel modules that registered (see runtime/module_abi.h and device/api/state.h): the contract each was compiled against,
+// Kernel modules that registered (see runtime/module_abi.h and device/core/state.h): the contract each was compiled against,
 // where it lives (for the message that refuses it), and its copy of the device state (may be null).
 struct module_entry {
   unsigned major, minor;

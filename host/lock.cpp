@@ -13,7 +13,8 @@
 #include <chrono>
 #include <vector>
 
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
 
 #include "host/log.h"
 #include "host/runtime.h"

@@ -6,7 +6,8 @@
 // Threads (SHMEM_THREAD_MULTIPLE): nothing here keeps state between calls; the platform's copies
 // and atomics and the gda host queues serialize what they share themselves. Argument checks are
 // host/runtime.cpp's, contexts host/ctx.cpp's.
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/host_entry.h"
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"

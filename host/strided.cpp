@@ -2,7 +2,9 @@
 // and messages as the device side (device/api/strided.h) and the same shape analysis; then the
 // peer's transport moves it: in one call where its table has a strided operation (p2p: the
 // platform's strided copy through the mapping), else one put or get per block.
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/strided_shape.h"
+#include "runtime/host_entry.h"
 
 #include "host/coll/coll.h"
 #include "host/log.h"

@@ -10,6 +10,8 @@
 #define GIO_HOST_DEVICE
 #define GIO_DEVICE
 #endif
+// A function both host and device code call, defined in a header.
+#define GIO_HDFN GIO_HOST_DEVICE inline
 
 // Version of the host/device contract (runtime/). Bump the major on any layout change.
 // 2.0: the gda queue descriptor grew (bounce buffer) and is an array element, so its size is part
@@ -34,7 +36,7 @@
 
 // A peer's heap is mapped (p2p) at an address congruent to this PE's heap modulo this, so the
 // device picks a copy's word width from the symmetric address, before the mapping is looked up
-// (device/p2p/copy.h). Mappings are page-aligned and heaps at least 256-byte aligned in practice;
+// (device/core/copy.h). Mappings are page-aligned and heaps at least 256-byte aligned in practice;
 // host/p2p/p2p.cpp refuses one that is not.
 #define GIO_P2P_MAP_ALIGN 16
 

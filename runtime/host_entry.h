@@ -23,6 +23,9 @@ uint64_t gio_host_signal_fetch(const uint64_t* sig_addr);
 int gio_host_my_pe(void);
 int gio_host_n_pes(void);
 void* gio_host_ptr(const void* dest, int pe);
+// shmem_ctx_create / shmem_ctx_destroy in host code.
+int gio_host_ctx_create(long options, gio_ctx_v1** ctx);
+void gio_host_ctx_destroy(gio_ctx_v1* ctx);
 // Host waits and tests (shmem_TYPE_wait_until, _test, _all/_any/_some, their _vector forms and
 // shmem_signal_wait_until) on `n` integers of `elem` bytes (2, 4 or 8; `is_signed`) at `ivars` in
 // this PE's symmetric memory, which kernels and peers write. `values` is one comparison value, or

@@ -1,5 +1,5 @@
 // What each kernel module and libgio call across the library boundary: module registration (with
-// the contract the module was compiled against, see device/api/state.h) and the host platform's
+// the contract the module was compiled against, see device/core/state.h) and the host platform's
 // job abort. Plain C declarations, shared by device headers and host/ (which must not include
 // device/ internals).
 #pragma once

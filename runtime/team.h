@@ -11,6 +11,7 @@
 // one per signal, so a team can be reused, destroyed and its slot given to a new team without
 // resetting anything a late peer might still increment.
 #pragma once
+#include "runtime/contract.h"  // GIO_HEAP_RESERVED
 #include "runtime/defs.h"
 
 #define GIO_TEAM_MAGIC 0x47544d31u  // "GTM1": the slot holds a live team on this PE

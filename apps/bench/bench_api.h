@@ -12,7 +12,7 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-#include "device/platform/cuda_hip_compat.h"
+#include "runtime/cuda_hip_compat.h"
 #define B_DFN __device__ __forceinline__
 #define B_SIG_SET NVSHMEM_SIGNAL_SET
 #define B_SIG_ADD NVSHMEM_SIGNAL_ADD

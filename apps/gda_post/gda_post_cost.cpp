@@ -28,7 +28,7 @@
 #include "apps/gda_post/post_probe.h"
 #include "apps/gda_post/post_variants.h"
 #include "device/gda/gda_post.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 
 using namespace post_cost;
 

@@ -1,7 +1,7 @@
 // Atomic memory operations (OpenSHMEM 1.5 names), thread scope, host and device.
 #pragma once
-#include "device/api/dispatch.h"
-#include "device/api/types.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/types.h"
 
 template <typename T>
 GIO_HDFN T gio_amo(const char* rt, shmem_ctx_t ctx, int op, T* dest, T value, T compare, int pe) {

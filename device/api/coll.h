@@ -11,18 +11,13 @@
 #pragma once
 #include <complex>
 
-#include "device/api/dispatch.h"
-#include "device/api/types.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/types.h"
 #include "device/coll/reduce_dev.h"
-#include "device/api/coll_host.h"  // libgio's halves of the routines below
+#include "runtime/api/coll_host.h"  // libgio's halves of the routines below
 
-typedef struct {
-  int num_contexts;
-} shmem_team_config_t;
-// The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
-#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
-// SHMEM_SYNC_VALUE and the SHMEM_*_SYNC_SIZE constants: device/api/base.h.
+// SHMEM_SYNC_VALUE and the SHMEM_*_SYNC_SIZE constants: runtime/api/base.h.
 
 extern "C" {
 // Team management (host only: creation and destruction are collectives of the host).

@@ -2,18 +2,7 @@
 // work-group may claim its own with shmemx_wg_ctx_create so a transport with per-context queues
 // (gda) gives it private queues. quiet/fence act on one context.
 #pragma once
-#include "device/api/dispatch.h"
-
-#define SHMEM_CTX_DEFAULT ((shmem_ctx_t)0)
-#define SHMEM_CTX_INVALID ((shmem_ctx_t)(uintptr_t)-1)  // what a failed create stores; using it is an error
-#define SHMEM_CTX_SERIALIZED 1
-#define SHMEM_CTX_PRIVATE 2
-#define SHMEM_CTX_NOSTORE 4
-
-extern "C" {
-int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
-void gio_host_ctx_destroy(shmem_ctx_t ctx);
-}
+#include "device/dispatch/dispatch.h"
 
 // Host-side contexts (shmem_ctx_create / shmem_ctx_destroy), for host-initiated operations.
 inline int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return gio_host_ctx_create(options, ctx); }

@@ -15,8 +15,8 @@
 // context are its own to quiet). Over gda and the proxy a put is complete only at quiet, which is
 // why the hand-off needs one; over p2p the quiet is a system fence.
 #pragma once
-#include "device/api/dispatch.h"
-#include "device/api/scope.h"
+#include "device/dispatch/dispatch.h"
+#include "device/core/scope.h"
 #include "runtime/lock.h"
 
 #if GIO_KERNEL_COMPILER

@@ -3,8 +3,8 @@
 // On p2p a blocking put has finished its stores when it returns, so _nbi is the same call;
 // completion and visibility at the target come from quiet (or a signal).
 #pragma once
-#include "device/api/dispatch.h"
-#include "device/api/types.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/types.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -1,7 +1,7 @@
 // put-with-signal and signal routines. The signal is the only supported way for the target's
 // kernel to learn that data arrived: it is written after the data is visible there.
 #pragma once
-#include "device/api/base.h"
+#include "runtime/api/base.h"
 #include "device/api/rma.h"
 
 #if GIO_KERNEL_COMPILER

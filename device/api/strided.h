@@ -14,9 +14,9 @@
 //   (the NIC writes one contiguous range per WQE) and over the proxy only a command the proxy
 //   unpacks itself (not built: see README "Strided RMA").
 #pragma once
-#include "device/api/dispatch.h"
-#include "device/api/strided_shape.h"
-#include "device/api/types.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/strided_shape.h"
+#include "runtime/api/types.h"
 #include "device/p2p/strided.h"
 
 #if GIO_KERNEL_COMPILER

@@ -7,7 +7,7 @@
 // (me + 2^k) % n and waits for its own flag k to reach the epoch; ceil(log2 n) rounds. Flags only
 // grow, so a fast peer already in the next barrier (epoch + 1) cannot be missed: the wait is ">=".
 #pragma once
-#include "device/api/dispatch.h"
+#include "device/dispatch/dispatch.h"
 #include "device/coll/team_dev.h"
 
 #if GIO_KERNEL_COMPILER

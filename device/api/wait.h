@@ -1,9 +1,9 @@
 // Point-to-point synchronization: wait_until / test (+ _all, _any, _some) and signal_wait_until.
 // Device routines; every wait is bounded by GIO_TIMEOUT_MS and reports what it waited for.
 #pragma once
-#include "device/api/base.h"
-#include "device/api/dispatch.h"
-#include "device/api/types.h"
+#include "runtime/api/base.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/types.h"
 
 
 #if GIO_KERNEL_COMPILER

@@ -16,7 +16,7 @@
 // nothing. Teams with a member pair that is not p2p take the one-work-group device collective
 // (the transport's puts and gets), after the entry sync where it pushes into peers' dests; it
 // ends with quiet and a team sync of its own.
-#include <shmem.h>
+#include "runtime/api/coll_stream.h"
 
 #include <type_traits>
 

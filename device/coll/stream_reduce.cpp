@@ -1,7 +1,7 @@
 // The stream reductions' data kernel on all-p2p teams (stream_fold.h), one per (kind, operation)
 // pair. Apart from the one-work-group fallback (stream_reduce_wg.cpp) so the two sets of 48
 // kernels compile in parallel.
-#include <shmem.h>
+#include "runtime/api/coll_stream.h"
 
 #include "device/coll/stream_fold.h"
 #include "device/coll/stream_kinds.h"

@@ -1,7 +1,7 @@
 // The stream reductions' push kernel on SHMEM_TEAM_WORLD (stream_push.h), one per (kind, operation)
 // pair, and its plan: how many work-groups and how large a chunk the area's scratch gives them.
 // Apart from the pull kernels (stream_reduce.cpp) so the sets of 48 kernels compile in parallel.
-#include <shmem.h>
+#include "runtime/api/coll_stream.h"
 
 #include "device/coll/stream_kinds.h"
 #include "device/coll/stream_push.h"

@@ -1,7 +1,7 @@
 // The stream reductions on teams with a member pair that is not p2p, and small ones (the LL
 // protocol): the one-work-group device reduction (device/coll/reduce_dev.h), which works over
 // every transport and synchronizes by itself, launched on the stream.
-#include <shmem.h>
+#include "runtime/api/coll_stream.h"
 
 #include "device/coll/stream_kinds.h"
 

@@ -6,13 +6,10 @@
 // read it. The sync counts signals like the host's (host/coll/sync.cpp) with the same counters and
 // the same consumed words, so host and kernel collectives on one team may follow each other.
 #pragma once
-#include "device/api/dispatch.h"
+#include "device/dispatch/dispatch.h"
+#include "runtime/api/types.h"  // shmem_team_t, SHMEM_TEAM_*
 #include "runtime/team.h"
 
-typedef int shmem_team_t;
-#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
-#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
-#define SHMEM_TEAM_SHARED ((shmem_team_t)1)  // the PEs of this node (GIO_NODE_PER_PE=1: this PE)
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -3,7 +3,7 @@
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
 #include "runtime/host_entry.h"  // gio_amo_op
-#include "device/p2p/copy.h"  // copy_stage, for the bounce buffer
+#include "device/core/copy.h"  // copy_stage, for the bounce buffer
 #include "device/gda/gda_post.h"
 
 #if GIO_KERNEL_COMPILER

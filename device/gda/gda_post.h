@@ -18,7 +18,7 @@
 // the queue says its ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU). Nothing on the path reads NIC
 // memory: the doorbell value comes from registers, not back from the ring.
 #pragma once
-#include "device/api/check.h"
+#include "device/core/check.h"
 #include "runtime/gda_queue.h"
 
 #if GIO_KERNEL_COMPILER

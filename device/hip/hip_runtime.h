@@ -2,7 +2,7 @@
 // standard HIP program (hipMalloc, hipMemcpy, hipLaunchKernelGGL, __global__, threadIdx, ...) that
 // includes it beside <shmem.h> builds unchanged on every platform. The hip platform installs none:
 // there the real ROCm header is used. What it maps:
-//  - cuda: HIP's names onto the CUDA runtime (device/platform/cuda_hip_compat.h: the names GIO and
+//  - cuda: HIP's names onto the CUDA runtime (runtime/cuda_hip_compat.h: the names GIO and
 //    its apps use; HIP's own NVIDIA headers do not build with CUDA 13). <<<...>>> works as in CUDA.
 //  - host: the CPU emulator (device/platform/host/hip_host.h), launched with hipLaunchKernelGGL
 //    (a C++ compiler has no <<<...>>>).
@@ -10,7 +10,7 @@
 #include "gio_config.h"
 
 #if defined(GIO_PLATFORM_CUDA)
-#include "device/platform/cuda_hip_compat.h"
+#include "runtime/cuda_hip_compat.h"
 // A few more names of the HIP runtime that programs commonly use and the host emulator has too.
 #define hipGetErrorName cudaGetErrorName
 #define hipDeviceReset cudaDeviceReset

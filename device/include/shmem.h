@@ -1,29 +1,12 @@
 // GIO: OpenSHMEM 1.5 for GPU kernels. One include gives host code the OpenSHMEM host API and
 // kernels the whole device API (standard routines here, GIO extensions from shmemx.h). From C
-// (C11), it gives the host API: libgio's C symbols and the _Generic names (device/api/c/).
+// (C11), it gives the host API: libgio's C symbols and the _Generic names (runtime/api/c/).
 #pragma once
 
-#define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
-#define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
-#define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
-#define SHMEM_MAX_NAME_LEN 256
-#define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
-#define SHMEM_VENDOR_STRING "GIO (GPU Initiated OpenSHMEM) 0.1.0"
-#define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
-
-#define SHMEM_THREAD_SINGLE 0
-#define SHMEM_THREAD_FUNNELED 1
-#define SHMEM_THREAD_SERIALIZED 2
-#define SHMEM_THREAD_MULTIPLE 3
-
-// shmem_malloc_with_hints: how the memory will be used (GIO places every block alike and ignores
-// these; bits outside them are an error).
-#define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
-#define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
+#include "runtime/api/base.h"  // constants, setup, queries and memory routines (C symbols)
 
 #ifndef __cplusplus
-#include "device/api/c/shmem_c.h"
+#include "runtime/api/c/shmem_c.h"
 #else
 
 #include "device/api/amo.h"
@@ -39,9 +22,7 @@
 #include "device/api/amo_deprecated.h"
 #include "device/api/rma_generic.h"
 #include "device/api/lock.h"
-#include "device/api/c/shmem_c_table.h"
-
-#include "device/api/base.h"  // setup, queries and memory routines (C symbols)
+#include "runtime/api/c/shmem_c_table.h"
 
 extern "C" {
 // Names older than 1.4 (start_pes, _my_pe, shmalloc, shmem_TYPE_wait, the cache no-ops): host only.

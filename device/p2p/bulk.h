@@ -24,8 +24,8 @@
 // after the bulk stores completed and another proxy fence, so the caller's later release (quiet,
 // fence, signal) orders them like plain stores.
 #pragma once
-#include "device/api/check.h"
-#include "device/p2p/copy.h"
+#include "device/core/check.h"
+#include "device/core/copy.h"
 
 #ifndef GIO_P2P_BULK_STAGE
 #define GIO_P2P_BULK_STAGE 4096

@@ -7,7 +7,7 @@
 // and, after a work-group sync, of its work-group, is visible before any later access); fence and
 // the release before a signal only need later stores ordered, so they use a release fence.
 #pragma once
-#include "device/p2p/copy.h"
+#include "device/core/copy.h"
 #include "device/p2p/bulk.h"
 #include "runtime/contract.h"
 

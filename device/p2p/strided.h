@@ -8,7 +8,7 @@
 //   or a tail; a block of one word is one load and one store, with a batch of blocks in flight per
 //   lane (S::copy_batch), as copy_words keeps a batch of words in flight.
 #pragma once
-#include "device/api/strided_shape.h"
+#include "runtime/api/strided_shape.h"
 #include "device/p2p/p2p.h"
 
 #if GIO_KERNEL_COMPILER

@@ -7,7 +7,7 @@
 // staged through the ring's bounce buffer in host memory, one chunk at a time.
 #pragma once
 #include "runtime/host_entry.h"  // gio_amo_op
-#include "device/p2p/copy.h"     // copy_stage
+#include "device/core/copy.h"     // copy_stage
 #include "device/proxy/proxy_post.h"
 
 #if GIO_KERNEL_COMPILER

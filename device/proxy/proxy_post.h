@@ -9,7 +9,7 @@
 // Each lane publishes its own slot, so no lane ever waits for a wave-mate (the proxy waits, in
 // ring order, for the slot it reads next).
 #pragma once
-#include "device/api/check.h"
+#include "device/core/check.h"
 #include "runtime/proxy_queue.h"
 
 #if GIO_KERNEL_COMPILER

@@ -5,14 +5,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "device/api/c/shmem_c.h"
+#include "runtime/api/c/shmem_c.h"
 #include "runtime/host_entry.h"
-#include "device/api/coll_host.h"
-
-extern "C" {
-int gio_host_ctx_create(long options, shmem_ctx_t* ctx);
-void gio_host_ctx_destroy(shmem_ctx_t ctx);
-}
+#include "runtime/api/coll_host.h"
 
 // A C symbol's definition from its table entry.
 #define GIO_C_X(RET, NAME, PARAMS, ...) \

@@ -12,7 +12,15 @@
 #include <string>
 #include <vector>
 
-#include <shmem.h>
+#include <cstring>
+
+#include "gio_config.h"
+#if defined(GIO_PLATFORM_HOST)
+#include "runtime/emu_api.h"  // host::in_kernel
+#endif
+#include "runtime/host_entry.h"
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/coll_stream.h"
 
 #include "runtime/team.h"
 

@@ -1,5 +1,5 @@
 // Entry points of the reductions: shmem_TYPE_OP_reduce on teams and shmem_TYPE_OP_to_all on 1.4
-// active sets, generated from the type tables in device/api/types.h. Each instantiates only the
+// active sets, generated from the type tables in runtime/api/types.h. Each instantiates only the
 // element-wise fold; the algorithm (reduce.cpp) is one function for every type.
 #include <type_traits>
 

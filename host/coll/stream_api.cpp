@@ -1,4 +1,4 @@
-// Entry points of the stream-ordered collectives (shmemx_*_on_stream, device/api/coll_stream.h):
+// Entry points of the stream-ordered collectives (shmemx_*_on_stream, runtime/api/coll_stream.h):
 // they check the arguments here, on the host, with the routine, the PE and the value in the
 // message, and hand the call to the launcher (runtime/coll_stream.h), which enqueues its kernels.
 // The typed forms come from the type tables, as the host collectives' do.

@@ -1,5 +1,5 @@
 #include "host/gda/gda_state.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 
 #include <cstring>
 

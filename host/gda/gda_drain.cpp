@@ -3,7 +3,7 @@
 // own) are complete when those calls return.
 //
 // Only the two words both NICs share are read: the doorbell record (what the NIC was told to run)
-// and the collapsed CQE. Every WQE is CE-signalled (host/gda/gda_tmpl.h), so the CQE's wqe_counter
+// and the collapsed CQE. Every WQE is CE-signalled (runtime/gda_tmpl.h), so the CQE's wqe_counter
 // names the latest completed WQE of its queue, whether the softnic or a ConnectX wrote it. The
 // device's own counters (`completed`) are not used: a kernel that ended without polling left them
 // behind, and they live in GPU memory.

@@ -1,5 +1,5 @@
 // ConnectX (mlx5) backend of the gda transport, over DEVX. GIO lays its queues out exactly as a
-// ConnectX reads them (host/gda/gda_tmpl.h), so the NIC drives the very memory the softnic would:
+// ConnectX reads them (runtime/gda_tmpl.h), so the NIC drives the very memory the softnic would:
 // per queue (set, peer) one RC QP whose send ring and doorbell record are the descriptor's `sq`
 // and `dbrec`, and one collapsed single-entry CQ whose CQE is the descriptor's `cq`. Only the
 // doorbell moves, to the NIC's UAR register mapped into the GPU; the device contract is unchanged.
@@ -21,7 +21,7 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/driver/driver_probe.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 #include "host/gda/mlx5_prm.h"
 #include "host/log.h"
 #include "host/platform/gpu.h"

@@ -5,7 +5,7 @@
 #include <cinttypes>
 #include <vector>
 
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/log.h"

@@ -40,7 +40,7 @@ void heap_destroy(void* base, size_t bytes);
 // copy and amo are the host API's: safe from any number of threads at once, and they never wait
 // for (or behind) running kernels, which may be waiting for them.
 void copy(void* dst, const void* src, size_t n, const char* routine);
-// The strided copy of `shape` (device/api/strided_shape.h, simplified) between the same kinds of
+// The strided copy of `shape` (runtime/api/strided_shape.h, simplified) between the same kinds of
 // addresses, with the same promises: 2D copies on a copy engine (cuda/hip), memcpy loops (host).
 void copy_strided(void* dst, const void* src, const gio_strided_shape& shape, const char* routine);
 // Atomic `op` (gio_amo_op) on `size` bytes at a local or peer-mapped heap address; returns old bits.

@@ -13,7 +13,7 @@
 #include "runtime/host_entry.h"
 #include "host/log.h"
 #include "host/platform/gpu.h"
-#include "device/api/strided_shape.h"
+#include "runtime/api/strided_shape.h"
 #include "host/runtime.h"
 
 namespace gio {

@@ -6,7 +6,7 @@
 
 #include "host/fifo_mutex.h"
 #include "host/platform/gpu_runtime.h"
-#include "device/api/strided_shape.h"
+#include "runtime/api/strided_shape.h"
 
 namespace gio {
 namespace gpu {

@@ -1,9 +1,16 @@
 // cuda and hip platforms, the parts the split files share (gpu_device.cpp, gpu_heap.cpp,
 // gpu_host_ops.cpp, gpu_nic.cpp): error checks and the one-thread atomic kernel that host atomics
 // and the softnic's atomics launch. Written with HIP names; on cuda they come from
-// device/platform/cuda_hip_compat.h. Compiled by the kernel compiler (nvcc / hipcc).
+// runtime/cuda_hip_compat.h. Compiled by the kernel compiler (nvcc / hipcc).
 #pragma once
-#include "device/platform/platform.h"  // defines GIO_PLATFORM_* and the HIP names
+#include "gio_config.h"  // GIO_PLATFORM_*
+#if defined(GIO_PLATFORM_CUDA)
+#include "runtime/cuda_hip_compat.h"  // the HIP names on CUDA
+#elif defined(GIO_PLATFORM_HIP)
+#include <hip/hip_runtime.h>
+#else
+#include "runtime/emu_api.h"
+#endif
 #include "host/log.h"
 #include "host/platform/gpu.h"
 #include "runtime/host_entry.h"  // gio_amo_op

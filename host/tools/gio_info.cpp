@@ -1,7 +1,8 @@
 // gio-info: what GIO sees here — version, platform, device, each transport's view (the proxy's
 // provider and staging), heap, the transport chosen per peer and why, every setting.
 // Runs as a 1-PE job, or under giorun to show every PE's view (PE 0 prints the settings).
-#include <shmem.h>
+#include "runtime/api/c/shmem_c.h"
+#include "runtime/api/shmemx_host.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-// One struct per OpenSHMEM AMO type name, generated from the type tables in device/api/types.h, so
+// One struct per OpenSHMEM AMO type name, generated from the type tables in runtime/api/types.h, so
 // that the AMO tests are written once as templates yet every call still goes through the routine
 // of that exact name (int and int32 may be the same C type, but shmem_int_* and shmem_int32_* are
 // different routines and both must work). Every operation can be routed through the plain name or

@@ -281,7 +281,7 @@ static void locks_nbi_legacy(void) {
 }
 
 /* Strided RMA from C: iput into every other element of the next PE, ibget of blocks back, and a
-   2D subarray put (libgio's C symbols of device/api/c/shmem_c_table.h). */
+   2D subarray put (libgio's C symbols of runtime/api/c/shmem_c_table.h). */
 static void strided(void) {
   const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
   long* a = (long*)shmem_calloc(64, sizeof(long));

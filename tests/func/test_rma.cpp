@@ -111,7 +111,7 @@ TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
     }
 }
 
-// A small cooperative put or get over p2p moves one word per lane inline (device/p2p/copy.h
+// A small cooperative put or get over p2p moves one word per lane inline (device/core/copy.h
 // copy_lane_word), the widest word that divides both addresses and n; past lanes words it takes the
 // general copy. Sizes on both sides of
 // each multiple of lanes x word up to five, for each word width, in a work-group of 48 threads: a
@@ -134,7 +134,7 @@ TEST(RmaCooperative, WordsPerLaneBounds) {
   }
 }
 
-// Every size from 1 byte to past a wave's inline limit (device/p2p/copy.h copy_lane_words: up to
+// Every size from 1 byte to past a wave's inline limit (device/core/copy.h copy_lane_words: up to
 // scope_wave::inline_words words per lane, 2 KiB for 32 lanes of 16-byte words), each to its own
 // slot of one buffer, in one kernel per case: sizes just under, at and over every multiple of
 // lanes x word, with the lanes of a full wave, of a partial last wave (16 lanes) and of work-groups

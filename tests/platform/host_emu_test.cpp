@@ -1,7 +1,7 @@
 // Tests of the host platform's HIP emulation: indexing, shared memory, barriers, warp
 // operations, atomics, cross-work-group progress and the runtime API.
 #include "device/platform/host/hip_host.h"
-#include "device/api/check.h"  // gio::dev::bounded_wait, the device wait lockstep mode hooks into
+#include "device/core/check.h"  // gio::dev::bounded_wait, the device wait lockstep mode hooks into
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Machine-code check that a loop of wave-scope puts skips the out-of-line call with a branch and
-nothing more (device/api/dispatch.h put, device/api/scope.h scope_wave::agree). Compiles
+nothing more (device/dispatch/dispatch.h put, device/core/scope.h scope_wave::agree). Compiles
 gio-bench's apps/bench/stream.cpp for sm_90 (its k_stream<b_wave> loop is the message-rate
 benchmark: a realistic caller, 196 registers, where tests/sass/put_loop.cu's small loops did not
 show this) and disassembles it. Between the end of the inline copy (its BSYNC) and the branch that

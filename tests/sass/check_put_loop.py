@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Machine-code check that a loop of cooperative puts or gets does not reload the runtime state on
-every call (device/api/dispatch.h, put and get). Compiles put_loop.cu for sm_90 and disassembles
+every call (device/dispatch/dispatch.h, put and get). Compiles put_loop.cu for sm_90 and disassembles
 it: inside each kernel's loop there must be no load from the constant bank that holds the state
 (c[0x3]: the peer's transport, its mapping, the heap base, the state's magic and version words).
 When those loads sat behind the argument checks' branches, ptxas loaded them again on every

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Machine-code check of the cooperative scopes' syncs after a one-lane post (device/api/dispatch.h,
+"""Machine-code check of the cooperative scopes' syncs after a one-lane post (device/dispatch/dispatch.h,
 lane_done). Compiles scope_sync.cu for sm_90 and disassembles it: in every copy of
 put_switch_out/get_switch_out at wave scope, each call into gda or proxy put/get must be followed
 by a WARPSYNC before the function returns (a BAR.SYNC at work-group scope). Without it the lanes

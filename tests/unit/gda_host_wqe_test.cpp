@@ -10,7 +10,7 @@
 
 #include "device/gda/gda_ops.h"
 #include "host/gda/gda_host.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 #include "tests/unit/gda_test_queue.h"
 
 namespace {

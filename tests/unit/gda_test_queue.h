@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 
 namespace giotest {
 

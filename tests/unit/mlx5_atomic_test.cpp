@@ -10,7 +10,7 @@
 #include "runtime/mlx5/atomic.h"
 #if defined(GIO_PLATFORM_HOST)
 #include "device/gda/gda_post.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 #endif
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include "apps/gda_post/post_variants.h"  // the benchmark's full and dedicated builds
 #include "device/gda/gda_ops.h"
-#include "host/gda/gda_tmpl.h"
+#include "runtime/gda_tmpl.h"
 #include "tests/unit/gda_test_queue.h"
 
 namespace {

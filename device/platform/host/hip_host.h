@@ -33,55 +33,11 @@
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x
 
-struct uint3 {
-  unsigned x, y, z;
-};
-
-struct dim3 {
-  unsigned x, y, z;
-  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
-  constexpr dim3(const uint3& v) : x(v.x), y(v.y), z(v.z) {}
-};
-
-// A member of hipDeviceProp_t has this name too, so it cannot be a macro.
-static constexpr int warpSize = 32;
+#include "runtime/emu_api.h"
 
 namespace gio {
 namespace host {
-
-// Set by the runtime from its configuration table before the first launch.
-struct emu_settings_t {
-  unsigned max_concurrent_wg = 512;      // work-groups of one launch running at once
-  size_t fiber_stack_bytes = 64 * 1024;  // stack of each emulated GPU thread
-  bool wave_lockstep = false;            // lockstep-wave mode (below), latched at each launch
-};
-emu_settings_t& emu_settings();
-
 namespace detail {
-struct thread_slot {
-  uint3 thread_idx;
-  unsigned linear;
-};
-struct group_slot {
-  uint3 block_idx{0, 0, 0};
-  dim3 block_dim{};
-  dim3 grid_dim{};
-  unsigned linear = 0;
-  void* dynamic_shared = nullptr;
-};
-// Outside a kernel threadIdx reads as thread 0 of a 1x1x1 launch, so host code may call device
-// helpers. Both are constant-initialised, so the compiler reads them without a TLS wrapper call.
-inline const thread_slot host_thread_slot{{0, 0, 0}, 0};
-inline thread_local const thread_slot* tl_thread = &host_thread_slot;
-inline thread_local group_slot tl_group{};
-
-void block_sync();
-void warp_sync(unsigned mask);
-unsigned long long warp_shuffle(unsigned mask, unsigned long long mine, unsigned src_lane);
-// Ballot of the lanes that took part; *participants gets their mask.
-unsigned long long warp_vote(unsigned mask, int pred, unsigned* participants);
-unsigned warp_active_mask();
-
 template <class T>
 inline T shuffle_bits(unsigned mask, T v, unsigned src_lane) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
@@ -95,35 +51,7 @@ inline T shuffle_bits(unsigned mask, T v, unsigned src_lane) {
 }
 }  // namespace detail
 
-inline bool in_kernel() { return detail::tl_thread != &detail::host_thread_slot; }
-// Inside a kernel: let the other GPU threads of the work-group run; outside: yield the OS thread.
-void yield();
-inline unsigned linear_thread_id() { return detail::tl_thread->linear; }
-inline unsigned linear_block_id() { return detail::tl_group.linear; }
-
-// ---- lockstep-wave mode (GIO_HOST_WAVE_LOCKSTEP=1) ----------------------------------------------
-// On AMD GPUs the lanes of a wave execute in lockstep: lanes that leave a spin loop early wait at
-// its reconvergence point until every lane of the wave has left it, so a lane that spins for a
-// wave-mate which already left the loop (and acts only after it) spins forever. Fibers normally
-// run each lane as far as it goes, which hides such a hang. In this mode:
-//  - every device atomic (gio::plat, atomicAdd & co.) yields after it, so the lanes of a wave
-//    move through a code path together and arrive at a wait in the same round;
-//  - every device wait (gio::dev::bounded_wait) ends with a reconvergence barrier: a lane that
-//    leaves it may go on only once every lane of its wave that entered the same wait (same call
-//    site, same round) has left it. A lane that entered joins the round until it completes.
-// Waits nested in a wait's condition are not tracked.
-namespace detail {
-extern bool lockstep_on;  // emu_settings().wave_lockstep as of the running launch
-void wave_step_slow();
-int wave_wait_enter(const void* site);
-void wave_wait_exit(int slot);
-}  // namespace detail
-inline bool wave_lockstep() { return __atomic_load_n(&detail::lockstep_on, __ATOMIC_RELAXED); }
-// After a device atomic: let the other lanes of the wave catch up.
-inline void wave_step() {
-  if (wave_lockstep()) detail::wave_step_slow();
-}
-// Spans one device wait; `site` names its call site.
+// Spans one device wait in lockstep-wave mode (runtime/emu_api.h); `site` names its call site.
 class wave_wait_scope {
  public:
   explicit wave_wait_scope(const void* site) : slot_(wave_lockstep() ? detail::wave_wait_enter(site) : -1) {}
@@ -136,12 +64,6 @@ class wave_wait_scope {
  private:
   int slot_;
 };
-// From a wait that timed out: names the wave-mates held at that wait's reconvergence point.
-void wave_wait_report();
-
-// Runs thunk(closure) once per GPU thread of the grid and returns when all have finished.
-void launch(dim3 grid, dim3 block, size_t shared_bytes, void (*thunk)(const void*),
-            const void* closure);
 
 }  // namespace host
 }  // namespace gio
@@ -216,11 +138,8 @@ inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 
-long long clock64();       // nanoseconds of a steady clock
-long long wall_clock64();  // same clock; HIP's constant-rate counter
 inline void __nanosleep(unsigned) { ::gio::host::yield(); }
 
 #include "device/platform/host/hip_host_atomic.h"
-#include "device/platform/host/hip_host_runtime.h"
 
 #pragma GCC visibility pop

@@ -9,7 +9,7 @@
 // exits non-zero here. Either way, nothing after the fault runs, and a case whose fault did not
 // happen ends with "NO FAULT" and exit code 2.
 //
-// Why a rejected put writes nothing: device/api/dispatch.h (and host/rma.cpp on the host side)
+// Why a rejected put writes nothing: device/dispatch/dispatch.h (and host/rma.cpp on the host side)
 // check the PE, the address range and the alignment before the transport touches any byte, and
 // put-with-signal checks its signal arguments before the data moves. Case "no_write" checks
 // that from the outside on the host platform (see fault_nowrite.cpp).

@@ -6,7 +6,7 @@
 // the job for GIO: PE 0 must find the dead peer itself, within GIO_TIMEOUT_MS, and stop naming the
 // peer and the operation, instead of hanging in a libfabric wait or in the kernel's.
 //
-// "proxy_cmd_bad_pe", "proxy_cmd_past_heap": a command the device checks (device/api/check.h)
+// "proxy_cmd_bad_pe", "proxy_cmd_past_heap": a command the device checks (device/core/check.h)
 // would have refused, written straight into PE 0's proxy ring with the posting protocol
 // (device/proxy/proxy_post.h), as a torn or stray slot would reach it: the proxy thread's own
 // check must stop the job naming the command, instead of moving bytes to a wrong place.

@@ -2,6 +2,36 @@
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __cplusplus
+#include <complex>
+#else
+#include <complex.h>
+#endif
+
+// Handles: a context is a pointer to its descriptor (runtime/contract.h), a team an index into the
+// team table (runtime/team.h). The same types in C and C++.
+#ifdef __cplusplus
+extern "C" {
+#endif
+struct gio_ctx_v1;
+typedef struct gio_ctx_v1* shmem_ctx_t;
+typedef int shmem_team_t;
+typedef struct {
+  int num_contexts;
+} shmem_team_config_t;
+#ifdef __cplusplus
+}
+#endif
+
+#define SHMEM_CTX_DEFAULT ((shmem_ctx_t)0)
+#define SHMEM_CTX_INVALID ((shmem_ctx_t)(uintptr_t)-1)  // what a failed create stores; using it is an error
+#define SHMEM_CTX_SERIALIZED 1
+#define SHMEM_CTX_PRIVATE 2
+#define SHMEM_CTX_NOSTORE 4
+#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
+#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
+#define SHMEM_TEAM_SHARED ((shmem_team_t)1)  // the PEs of this node (GIO_NODE_PER_PE=1: this PE)
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
 // The complex reduction types: std::complex in C++, C's _Complex in C (the same layout).
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
-// WQE templates of a gda queue: the static fields of each operation, and every SQ slot prefilled
-// as a put. Split out of gda_connect.cpp so tests/unit/mlx5_format_test.cpp checks the very bytes the
-// host writes at init against rdma-core.
+// WQE templates of a gda queue: how its memory is laid out, the static fields of each operation,
+// and every SQ slot prefilled as a put. Header-only: libgio builds the queues with it at init
+// (host/gda/gda_connect.cpp), tests/unit/mlx5_template_test.cpp checks its bytes against rdma-core,
+// and apps/gda_post builds queues of its own to time the device post.
 #pragma once
 #include "runtime/gda_queue.h"
 

@@ -1,5 +1,5 @@
 // Fiber switches told to ASan and TSan (builds with GIO_SANITIZE; nothing otherwise).
-// Not for use outside device/platform/host/.
+// Not for use outside host/platform/emu/.
 //
 // Every emulated GPU thread is a Boost.Context fiber on a stack of the runner's own mapping, and
 // neither sanitizer can see a stack switch made in assembly:

@@ -2,8 +2,8 @@
 // (emu.cpp) and the runtime API (emu_runtime.cpp). Not for use outside device/platform/host/.
 #pragma once
 
-#include "device/platform/host/emu_sanitize.h"
-#include "device/platform/host/hip_host.h"
+#include "host/platform/emu/emu_sanitize.h"
+#include "runtime/emu_api.h"
 
 #include <boost/context/fiber.hpp>
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "device/platform/platform.h"
+#include "runtime/defs.h"
 
 #define GIO_STRIDED_MAX_DIMS 3
 

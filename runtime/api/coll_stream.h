@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "gio_config.h"
-#include "device/api/types.h"
+#include "runtime/api/types.h"
 
 #if defined(GIO_PLATFORM_CUDA)
 typedef struct CUstream_st* gio_stream_t;

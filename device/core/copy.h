@@ -2,7 +2,7 @@
 // widest access both pointers' alignment allows. Also used by gda to stage local buffers through a
 // queue's bounce buffer (device/gda/gda_ops.h): that copy is a local load/store copy too.
 #pragma once
-#include "device/api/scope.h"
+#include "device/core/scope.h"
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

@@ -3,7 +3,7 @@
 // stops the kernel (trap on GPUs: the host sees the failure at its next synchronization; on the
 // host platform the job exits with GIO_EXIT_CODE).
 #pragma once
-#include "device/api/state.h"
+#include "device/core/state.h"
 #include "runtime/status.h"
 #include <stdio.h>
 

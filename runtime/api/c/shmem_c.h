@@ -9,33 +9,18 @@
 #include <complex.h>
 #endif
 
-#include "device/api/base.h"
-#include "device/api/c/shmem_c_table.h"
+#include "runtime/api/base.h"
+#include "runtime/api/c/shmem_c_table.h"
 
 #ifdef __cplusplus
 #include <complex>
 extern "C" {
 #endif
 
-struct gio_ctx_v1;
-typedef struct gio_ctx_v1* shmem_ctx_t;
-typedef int shmem_team_t;
-typedef struct {
-  int num_contexts;
-} shmem_team_config_t;
+// shmem_ctx_t, shmem_team_t and the SHMEM_CTX_*, SHMEM_TEAM_* constants: runtime/api/types.h.
+// SHMEM_CMP_*, SHMEM_SIGNAL_* and the active-set sync constants: runtime/api/base.h.
 
-#define SHMEM_CTX_DEFAULT ((shmem_ctx_t)0)
-#define SHMEM_CTX_INVALID ((shmem_ctx_t)(uintptr_t)-1)
-#define SHMEM_CTX_SERIALIZED 1
-#define SHMEM_CTX_PRIVATE 2
-#define SHMEM_CTX_NOSTORE 4
-#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
-#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
-#define SHMEM_TEAM_SHARED ((shmem_team_t)1)
-#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
-// SHMEM_CMP_*, SHMEM_SIGNAL_* and the active-set sync constants: device/api/base.h.
-
-// Library setup, queries and memory: device/api/base.h.
+// Library setup, queries and memory: runtime/api/base.h.
 
 // Teams (creation and destruction).
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config);
@@ -94,6 +79,6 @@ GIO_C_FAMILY_LEGACY
 #define GIO_C_SYNC_4 gio_host_sync_active_set
 #define shmem_sync(...) GIO_C_CAT(GIO_C_SYNC_, GIO_C_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#include "device/api/c/shmem_c_generic.h"
+#include "runtime/api/c/shmem_c_generic.h"
 #endif
 #endif

@@ -1,6 +1,6 @@
 // One work-group at a time on one OS thread: fiber stacks, fiber start-up and the round-robin
 // scheduler that parks and resumes the emulated GPU threads.
-#include "device/platform/host/emu_internal.h"
+#include "host/platform/emu/emu_internal.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 // routine is one entry here. C++ programs keep the inline API of device/api/ (same names, C++
 // linkage, so the two never meet at link time).
 #pragma once
-#include "device/api/types.h"
+#include "runtime/api/types.h"
 
 // putmem / getmem (+ _nbi) and their ctx forms
 // The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
@@ -183,7 +183,7 @@
   GIO_C_X(int, shmem_##NAME##_##OP##_reduce, (shmem_team_t team, T* dest, const T* source, size_t nreduce),         \
     gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce))
 
-// Waits and tests: every form of GIO_WAIT_FORMS (device/api/types.h).
+// Waits and tests: every form of GIO_WAIT_FORMS (runtime/api/types.h).
 #define GIO_C_WAIT_FORM(NAME, T, RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                              \
   GIO_C_X(RET, shmem_##NAME##_##FORM, PARAMS,                                                            \
                (RET)gio_c_wait<T>(__func__, KIND, ivars, N, IDX, ST, cmp, VALS, VEC))

@@ -3,7 +3,7 @@
 // All GPU threads of a work-group are fibers on one OS thread and only one of them runs at a
 // time, so the barrier state below needs no atomics: it is touched only by the fiber that is
 // running and by the scheduler between fibers.
-#include "device/platform/host/emu_internal.h"
+#include "host/platform/emu/emu_internal.h"
 
 #include <chrono>
 #include <thread>

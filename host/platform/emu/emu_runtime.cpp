@@ -2,7 +2,7 @@
 //
 // Nothing is ever pending (launches and copies finish before they return), so streams carry
 // no queue and events are timestamps taken when they are recorded.
-#include "device/platform/host/emu_internal.h"
+#include "host/platform/emu/emu_internal.h"
 
 #include <unistd.h>
 

@@ -1,13 +1,13 @@
 // The one device dispatch point: every RMA, AMO and signal goes through a switch on the target
 // PE's transport (p2p first), after the argument checks. No virtual calls on the device.
 #pragma once
-#include "device/api/check.h"
+#include "device/core/check.h"
+#include "runtime/api/types.h"  // shmem_ctx_t
 #include "runtime/host_entry.h"
 #include "device/gda/gda_ops.h"
 #include "device/p2p/p2p.h"
 #include "device/proxy/proxy_ops.h"
 
-typedef gio_ctx_v1* shmem_ctx_t;
 
 #if GIO_KERNEL_COMPILER
 namespace gio {

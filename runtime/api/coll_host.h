@@ -4,7 +4,7 @@
 #pragma once
 #include <stddef.h>
 
-#include "device/api/types.h"
+#include "runtime/api/types.h"
 
 extern "C" {
 int gio_host_team_my_pe(shmem_team_t team);

@@ -5,7 +5,7 @@
 // kernel scheduler of the OS can guarantee that the setter eventually runs. Worker threads and
 // their fiber stacks outlive a launch, so that repeated launches cost no thread creation and
 // no page faults.
-#include "device/platform/host/emu_internal.h"
+#include "host/platform/emu/emu_internal.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

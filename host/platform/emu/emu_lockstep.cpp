@@ -1,7 +1,7 @@
 // Lockstep-wave mode (GIO_HOST_WAVE_LOCKSTEP; see hip_host.h): lanes yield after device atomics,
 // and each device wait ends with a reconvergence barrier over the lanes of the wave that entered
 // it. Like the rest of a work-group's state this is touched only by the running fiber.
-#include "device/platform/host/emu_internal.h"
+#include "host/platform/emu/emu_internal.h"
 
 #include <cstdio>
 

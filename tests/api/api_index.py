@@ -24,7 +24,7 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INDEX = os.path.join(ROOT, "docs", "api-index.md")
 # C declarations are expanded in shmem_c.h from the table in shmem_c_table.h: name the table.
-HEADER_ALIAS = {"device/api/c/shmem_c.h": "device/api/c/shmem_c_table.h"}
+HEADER_ALIAS = {"runtime/api/c/shmem_c.h": "runtime/api/c/shmem_c_table.h"}
 KEYWORDS = {"return", "else", "case", "throw", "new", "delete", "sizeof", "decltype", "do",
             "if", "while", "for", "switch", "typeid", "alignof", "noexcept", "static_assert",
             "not", "and", "or", "co_return", "goto"}
@@ -122,7 +122,9 @@ def index_now(build):
 
 def macro_header(name):
     pat = re.compile(r"^\s*#\s*define\s+" + re.escape(name) + r"\(", re.M)
-    for d in ("device/api/c", "device/api", "device/include"):
+    for d in ("runtime/api/c", "runtime/api", "device/api", "device/include"):
+        if not os.path.isdir(os.path.join(ROOT, d)):
+            continue
         for f in sorted(os.listdir(os.path.join(ROOT, d))):
             p = os.path.join(ROOT, d, f)
             if os.path.isfile(p) and pat.search(open(p, errors="replace").read()):

@@ -5,9 +5,9 @@
 #include "runtime/api/types.h"  // shmem_ctx_t
 #include "runtime/host_entry.h"
 #include "device/gda/gda_ops.h"
+#include "device/p2p/amo.h"
 #include "device/p2p/p2p.h"
 #include "device/proxy/proxy_ops.h"
-
 
 #if GIO_KERNEL_COMPILER
 namespace gio {
@@ -208,17 +208,7 @@ GIO_DFN T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T co
     return r;
   }
   if (st.peer_transport[pe] != GIO_TRANSPORT_P2P) no_transport(rt, pe);
-  U* p = (U*)p2p::remote(st, dst, pe);
-  switch (op) {
-    case GIO_AMO_FETCH: old = plat::atomic_fetch_or(p, U(0)); break;
-    case GIO_AMO_SET:
-    case GIO_AMO_SWAP: old = plat::atomic_exchange(p, v); break;
-    case GIO_AMO_CSWAP: old = plat::atomic_cas(p, c, v); break;
-    case GIO_AMO_FETCH_ADD: old = plat::atomic_fetch_add(p, v); break;
-    case GIO_AMO_FETCH_AND: old = plat::atomic_fetch_and(p, v); break;
-    case GIO_AMO_FETCH_OR: old = plat::atomic_fetch_or(p, v); break;
-    default: old = plat::atomic_fetch_xor(p, v); break;
-  }
+  old = p2p::amo<U>(st, op, (U*)dst, v, c, pe);
   T r;
   memcpy(&r, &old, sizeof r);
   return r;
@@ -265,17 +255,7 @@ GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t
       check_ctx_live(rt, ctx);
       proxy::signal(rt, st, ctx, sig, value, op, pe);
       return;
-    case GIO_TRANSPORT_P2P: {
-      unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
-      // Release, then a store the target's acquire load pairs with. No value is needed back, so
-      // SET is a plain system-scope store and ADD a fire-and-forget reduction (no round trip).
-      plat::fence_release_system();
-      if (op == 1 /* SHMEM_SIGNAL_ADD */)
-        plat::red_add_system(p, (unsigned long long)value);
-      else
-        plat::store_relaxed_system(p, (unsigned long long)value);
-      return;
-    }
+    case GIO_TRANSPORT_P2P: p2p::signal(st, sig, value, op, pe); return;
     default: no_transport(rt, pe);
   }
 }

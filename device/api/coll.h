@@ -112,7 +112,7 @@ template <typename GIO_T_ = void> GIO_HDFN int shmem_alltoallsmem(shmem_team_t t
     GIO_DISPATCH_##W(return ::gio::dev::OP<GIO_TS>("shmem_" #NAME "_" #OP, team, dest, source, nelems, sizeof(T)), \
                      return gio_host_##NAME##_##OP(team, dest, source, nelems));                                   \
   }
-// shmem_TYPE_{broadcast,collect,fcollect,alltoall,alltoalls} (W: GIO_FN_HD's comment)
+// shmem_TYPE_{broadcast,collect,fcollect,alltoall,alltoalls} (W: device/platform/forms.h)
 #define GIO_DEF_TEAM_MOVE(W, NAME, T)                                                                                \
   template <typename GIO_T_ = void>                                                                                  \
   GIO_FN_##W int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) { \

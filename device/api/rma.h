@@ -51,7 +51,7 @@ GIO_DEF_MEM(getmem, gio_rma_get)
 GIO_DEF_MEM(getmem_nbi, gio_rma_get)
 #undef GIO_DEF_MEM
 
-// shmem_TYPE_{put,get}[_nbi], shmem_TYPE_{p,g}, and their ctx forms (W: GIO_FN_HD's comment)
+// shmem_TYPE_{put,get}[_nbi], shmem_TYPE_{p,g}, and their ctx forms (W: device/platform/forms.h)
 #define GIO_DEF_TYPED_RMA(W, NAME, T)                                                             \
   GIO_FN_##W void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, T* dest, const T* src, size_t nelems, int pe) { \
     gio_rma_put("shmem_ctx_" #NAME "_put", ctx, dest, src, nelems * sizeof(T), pe);              \

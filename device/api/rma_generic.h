@@ -31,9 +31,10 @@ GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
 #undef GIO_IS_T
 #define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>::value, RT ": not a type of this routine")
 
-// The routines over the RMA types, for one element type T: W HD gives templates in T (host code and
-// kernels, T checked against the table), W H plain overloads for one host-only type (GIO_FN_HD's
-// comment), which overload resolution prefers to the template's failing instantiation.
+// The routines over the RMA types, for one element type T: W = HD gives templates in T (host code
+// and kernels, T checked against the table), W = H plain overloads for one host-only type
+// (device/platform/forms.h), which overload resolution prefers to the template's failing
+// instantiation.
 #define GIO_GEN_FN_HD template <typename T> GIO_HDFN
 #define GIO_GEN_FN_H GIO_HFN
 #define GIO_REQUIRE_RMA_HD(RT) GIO_REQUIRE(rma, RT)

@@ -42,7 +42,7 @@ GIO_DEF_PUT_SIGNAL(, false)
 GIO_DEF_PUT_SIGNAL(_nbi, true)
 #undef GIO_DEF_PUT_SIGNAL
 
-// shmem_[ctx_]TYPE_put_signal[_nbi] (W: GIO_FN_HD's comment); CTXP is ctx_ or empty, as in the C table.
+// shmem_[ctx_]TYPE_put_signal[_nbi] (W: device/platform/forms.h); CTXP is ctx_ or empty, as in the C table.
 #define GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, CTXP, SUFFIX, NBI)                                             \
   GIO_FN_##W void shmem_##CTXP##NAME##_put_signal##SUFFIX(GIO_SIG_CTXARG_##CTXP T* dest, const T* src,         \
                                                          size_t nelems, uint64_t* sig_addr, uint64_t signal,   \

@@ -123,7 +123,7 @@ GIO_HDFN void gio_rma_subarray(const char* rt, shmem_ctx_t ctx, bool is_put, voi
                       : gio_host_get_subarray(rt, ctx, d, dst_strides, s, src_strides, counts, ndims, elem, pe));
 }
 
-// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: GIO_FN_HD's comment)
+// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: device/platform/forms.h)
 #define GIO_DEF_TYPED_STRIDED(W, NAME, T)                                                                    \
   GIO_FN_##W void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \

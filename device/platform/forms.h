@@ -8,8 +8,9 @@
 #define GIO_HFN inline
 
 // A routine family's macro body takes where its routines run as a token W, so one body serves both:
-// GIO_FN_##W and GIO_DISPATCH_##W are GIO_HDFN and GIO_DISPATCH for W = HD (host code and kernels),
-// GIO_HFN and libgio's host half alone for W = H (host code only: the device half is never named).
+// it pastes W into GIO_FN_##W and GIO_DISPATCH_##W. W = HD: routines of host code and kernels
+// (GIO_HDFN, GIO_DISPATCH); W = H: routines of host code only (GIO_HFN, and libgio's host half
+// alone: the device half is never named).
 #define GIO_FN_HD GIO_HDFN
 #define GIO_FN_H GIO_HFN
 #define GIO_DISPATCH_HD(dev_stmt, host_stmt) GIO_DISPATCH(dev_stmt, host_stmt)

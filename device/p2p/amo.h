@@ -13,24 +13,24 @@ namespace p2p {
 // The platform's system-scope atomics, as amo_apply takes them.
 struct plat_atomics {
   template <typename U>
-  static GIO_DFN U load(U* p) { return plat::atomic_fetch_or(p, U(0)); }
+  static GIO_DEVICE_INLINE U load(U* p) { return plat::atomic_fetch_or(p, U(0)); }
   template <typename U>
-  static GIO_DFN U exchange(U* p, U v) { return plat::atomic_exchange(p, v); }
+  static GIO_DEVICE_INLINE U exchange(U* p, U v) { return plat::atomic_exchange(p, v); }
   template <typename U>
-  static GIO_DFN U cas(U* p, U c, U v) { return plat::atomic_cas(p, c, v); }
+  static GIO_DEVICE_INLINE U cas(U* p, U c, U v) { return plat::atomic_cas(p, c, v); }
   template <typename U>
-  static GIO_DFN U fetch_add(U* p, U v) { return plat::atomic_fetch_add(p, v); }
+  static GIO_DEVICE_INLINE U fetch_add(U* p, U v) { return plat::atomic_fetch_add(p, v); }
   template <typename U>
-  static GIO_DFN U fetch_and(U* p, U v) { return plat::atomic_fetch_and(p, v); }
+  static GIO_DEVICE_INLINE U fetch_and(U* p, U v) { return plat::atomic_fetch_and(p, v); }
   template <typename U>
-  static GIO_DFN U fetch_or(U* p, U v) { return plat::atomic_fetch_or(p, v); }
+  static GIO_DEVICE_INLINE U fetch_or(U* p, U v) { return plat::atomic_fetch_or(p, v); }
   template <typename U>
-  static GIO_DFN U fetch_xor(U* p, U v) { return plat::atomic_fetch_xor(p, v); }
+  static GIO_DEVICE_INLINE U fetch_xor(U* p, U v) { return plat::atomic_fetch_xor(p, v); }
 };
 
 // Atomic `op` on the 4- or 8-byte word `dst` of `pe`, by bit pattern U; returns the old value.
 template <typename U>
-GIO_DFN U amo(const gio_device_state_v1& st, int op, U* dst, U v, U c, int pe) {
+GIO_DEVICE_INLINE U amo(const gio_device_state_v1& st, int op, U* dst, U v, U c, int pe) {
   U old = 0;
   amo_apply<plat_atomics>((U*)remote(st, dst, pe), op, v, c, old);
   return old;
@@ -40,7 +40,7 @@ GIO_DFN U amo(const gio_device_state_v1& st, int op, U* dst, U v, U c, int pe) {
 // earlier put of this thread is visible there: release, then a store the target's acquire load
 // pairs with. No value is needed back, so SET is a plain system-scope store and ADD a
 // fire-and-forget reduction (no round trip).
-GIO_DFN void signal(const gio_device_state_v1& st, uint64_t* sig, uint64_t value, int op, int pe) {
+GIO_DEVICE_INLINE void signal(const gio_device_state_v1& st, uint64_t* sig, uint64_t value, int op, int pe) {
   unsigned long long* p = (unsigned long long*)remote(st, sig, pe);
   plat::fence_release_system();
   if (op == 1 /* SHMEM_SIGNAL_ADD */)

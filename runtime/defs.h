@@ -11,7 +11,7 @@
 #define GIO_DEVICE
 #endif
 // A function both host and device code call, defined in a header.
-#define GIO_HDFN GIO_HOST_DEVICE inline
+#define GIO_HOST_DEVICE_INLINE GIO_HOST_DEVICE inline
 
 // Version of the host/device contract (runtime/). Bump the major on any layout change.
 // 2.0: the gda queue descriptor grew (bounce buffer) and is an array element, so its size is part

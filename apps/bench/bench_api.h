@@ -21,7 +21,7 @@
 typedef int b_ctx_t;
 #else
 #include <shmem.h>
-#define B_DFN GIO_DFN
+#define B_DFN GIO_DEVICE_INLINE
 #define B_SIG_SET SHMEM_SIGNAL_SET
 #define B_SIG_ADD SHMEM_SIGNAL_ADD
 typedef shmem_ctx_t b_ctx_t;

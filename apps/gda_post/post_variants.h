@@ -21,7 +21,7 @@ struct alignas(16) seg16 {
 // arguments and stored whole, one 16-byte store per segment (48 B for a WRITE or READ, 64 B for an
 // atomic), as NVSHMEM's IBGDA builds its WQEs. An inline put (payload of any length) goes through
 // the runtime's restore + fill.
-GIO_DFN uint64_t fill_full(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
+GIO_DEVICE_INLINE uint64_t fill_full(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
                            const dev::gda::wqe_args& a, bool hold) {
   using namespace dev::gda;
   wait_slot_released(rt, q, slot);
@@ -58,11 +58,11 @@ GIO_DFN uint64_t fill_full(const char* rt, gio_gda_queue_v1* q, uint64_t idx, ui
   return ctrl_word(idx_word, t.qpn_ds);
 }
 
-GIO_DOUT uint64_t post_full(const char* rt, gio_gda_queue_v1* q, int kind, dev::gda::wqe_args a, bool hold = false) {
+GIO_DEVICE_NOINLINE uint64_t post_full(const char* rt, gio_gda_queue_v1* q, int kind, dev::gda::wqe_args a, bool hold = false) {
   return dev::gda::post_batch(rt, q, [&](uint64_t idx, uint32_t slot) { return fill_full(rt, q, idx, slot, kind, a, hold); });
 }
 
-GIO_DOUT uint64_t post_dedicated_put(const char* rt, gio_gda_queue_v1* q, dev::gda::wqe_args a) {
+GIO_DEVICE_NOINLINE uint64_t post_dedicated_put(const char* rt, gio_gda_queue_v1* q, dev::gda::wqe_args a) {
   using namespace dev::gda;
   return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) {
     // The slot holds the put template for good; only the flags and the key vary.

@@ -21,13 +21,13 @@ struct alignas(sizeof(T) * V) pack {
 };
 
 template <typename T, int V>
-GIO_DFN pack<T, V> load_pack(const T* p) {
+GIO_DEVICE_INLINE pack<T, V> load_pack(const T* p) {
   return *reinterpret_cast<const pack<T, V>*>(p);
 }
 
 // Full-wave shuffles (the work-group size is a multiple of the wave size).
 template <typename T>
-GIO_DFN T shfl_up(T v, int d) {
+GIO_DEVICE_INLINE T shfl_up(T v, int d) {
 #if defined(GIO_PLATFORM_HIP)
   return __shfl_up(v, d);
 #else
@@ -35,7 +35,7 @@ GIO_DFN T shfl_up(T v, int d) {
 #endif
 }
 template <typename T>
-GIO_DFN T shfl_down(T v, int d) {
+GIO_DEVICE_INLINE T shfl_down(T v, int d) {
 #if defined(GIO_PLATFORM_HIP)
   return __shfl_down(v, d);
 #else
@@ -46,7 +46,7 @@ GIO_DFN T shfl_down(T v, int d) {
 // Computes local rows r0..r1 of segment `seg` from `a` into `an`; every thread of the work-group
 // calls it with the same arguments. Returns this thread's sum of squared updates.
 template <typename T, int V, int D = JACOBI_PREFETCH>
-GIO_DFN double strip(const T* __restrict__ a, T* __restrict__ an, int nx, int seg, int r0, int r1) {
+GIO_DEVICE_INLINE double strip(const T* __restrict__ a, T* __restrict__ an, int nx, int seg, int r0, int r1) {
   static_assert(D >= 1, "at least the next row is loaded ahead");
   typedef pack<T, V> P;
   const int lane = (int)(threadIdx.x % warpSize);
@@ -97,7 +97,7 @@ GIO_DFN double strip(const T* __restrict__ a, T* __restrict__ an, int nx, int se
 
 // Adds the work-group's sum of v to *target: shuffles within each wave, one value per wave
 // through shared memory, one atomic per work-group.
-GIO_DFN void block_add(double v, double* target) {
+GIO_DEVICE_INLINE void block_add(double v, double* target) {
   __shared__ double wave_sum[32];
   for (int o = warpSize / 2; o > 0; o >>= 1) v += shfl_down(v, o);
   const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;

@@ -42,7 +42,7 @@ JACOBI_OUT_OF_LINE void put_segment(void* dst, const void* src, size_t bytes, ui
 
 // Our row 1 becomes the previous PE's bottom halo, our last row the next PE's top halo.
 template <typename T>
-GIO_DFN void halo_put(const halo_exchange& ex, T* an, int nx, int chunk, int seg, int seg_cols,
+GIO_DEVICE_INLINE void halo_put(const halo_exchange& ex, T* an, int nx, int chunk, int seg, int seg_cols,
                       bool top, bool bot, int k) {
   const int xs = seg * seg_cols;
   const int xe = xs + seg_cols < nx ? xs + seg_cols : nx;
@@ -54,7 +54,7 @@ GIO_DFN void halo_put(const halo_exchange& ex, T* an, int nx, int chunk, int seg
   if (bot) put_segment(an + xs, an + (size_t)chunk * w + xs, bytes, ex.sig_top + seg, k, ex.next);
 }
 
-GIO_DFN int imin(int x, int y) { return x < y ? x : y; }
+GIO_DEVICE_INLINE int imin(int x, int y) { return x < y ? x : y; }
 
 // This work-group's share of one iteration; returns its thread's sum of squared updates.
 // Boundary units first (waiting for the neighbours' values feeding each, and putting each result
@@ -66,7 +66,7 @@ GIO_DFN int imin(int x, int y) { return x < y ? x : y; }
 // the neighbour last read at iteration k-1 -- and we only put after waiting for the neighbour's
 // signal k, which it sends after computing (so after reading) that same segment.
 template <typename T, int V, bool EX>
-GIO_DFN double sweep(const sweep_plan& p, const T* a, T* an, const halo_exchange* ex, int k,
+GIO_DEVICE_INLINE double sweep(const sweep_plan& p, const T* a, T* an, const halo_exchange* ex, int k,
                      wait_clock clk) {
   const int G = (int)gridDim.x, b = (int)blockIdx.x;
   const int nb = (int)boundary_units(p);
@@ -143,7 +143,7 @@ JACOBI_OUT_OF_LINE void barrier_timeout(uint64_t waited_ns, unsigned gen) {
 // old one cost was its effect on the sweep around it, not its own latency. The waiting spin is
 // bounded: a work-group stuck on a neighbour that never signals is a bug report, not a hang.
 // gio::plat::relax() lets the host emulator run the other work-groups.
-GIO_DFN void grid_sync(grid_barrier* g, unsigned long long timeout_ns) {
+GIO_DEVICE_INLINE void grid_sync(grid_barrier* g, unsigned long long timeout_ns) {
   __syncthreads();
   if (threadIdx.x == 0) {
     // Read before arriving: the generation cannot advance until this work-group has arrived.
@@ -187,7 +187,7 @@ JACOBI_OUT_OF_LINE void neighbour_timeout(uint64_t waited_ns, int dep, unsigned 
 // finished iteration k-1 (deps.h). One thread per neighbour polls its counter, then fences: the
 // acquire that pairs with the neighbour's fence before its counter store, so its rows are read
 // after they were written; the work-group barrier passes that on to every thread.
-GIO_DFN void neighbour_wait(const neighbour_sync& n, int k, unsigned long long timeout_ns) {
+GIO_DEVICE_INLINE void neighbour_wait(const neighbour_sync& n, int k, unsigned long long timeout_ns) {
   const int b = (int)blockIdx.x;
   const int o1 = n.offsets[b + 1];
   for (int t = n.offsets[b] + (int)threadIdx.x; t < o1; t += (int)blockDim.x) {
@@ -208,7 +208,7 @@ GIO_DFN void neighbour_wait(const neighbour_sync& n, int k, unsigned long long t
 
 // After iteration k: every thread's stores of it (the work-group barrier) are released before the
 // counter says so.
-GIO_DFN void neighbour_arrive(const neighbour_sync& n, int k) {
+GIO_DEVICE_INLINE void neighbour_arrive(const neighbour_sync& n, int k) {
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();

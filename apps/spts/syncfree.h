@@ -68,20 +68,20 @@ struct syncfree_args {
 // The bits of a solved value. A NaN (a broken input) becomes the canonical quiet NaN so that it
 // can never read as kPending: the check then reports it instead of the solve hanging.
 template <typename T>
-GIO_HDFN uint64_t to_word(T v) {
+GIO_HOST_DEVICE_INLINE uint64_t to_word(T v) {
   if (v != v) return sizeof(T) == 8 ? 0x7ff8000000000000ull : 0x7fc00000ull;
   uint64_t w = 0;
   memcpy(&w, &v, sizeof v);
   return w;
 }
 template <typename T>
-GIO_HDFN T from_word(uint64_t w) {
+GIO_HOST_DEVICE_INLINE T from_word(uint64_t w) {
   T v;
   memcpy(&v, &w, sizeof v);
   return v;
 }
 
-GIO_DOUT void wait_timeout(int me, int32_t row, int32_t col, unsigned long long waited_ns) {
+GIO_DEVICE_NOINLINE void wait_timeout(int me, int32_t row, int32_t col, unsigned long long waited_ns) {
   printf("spts: PE %d row %d waited %.1f s for component %d (GIO_TIMEOUT-like bound --timeout)\n", me,
          (int)row, (double)waited_ns * 1e-9, (int)col);
   gio::dev::die(GIO_ERR_TIMEOUT);
@@ -90,7 +90,7 @@ GIO_DOUT void wait_timeout(int me, int32_t row, int32_t col, unsigned long long 
 // Sleeps about ns nanoseconds. Waiting threads that poll flat out load the memory system the
 // critical path's stores and loads go through: on a deep matrix most resident rows wait for rows
 // far ahead of them.
-GIO_DFN void nap(unsigned ns) {
+GIO_DEVICE_INLINE void nap(unsigned ns) {
 #if defined(GIO_PLATFORM_CUDA)
   __nanosleep(ns);
 #elif defined(GIO_PLATFORM_HIP)
@@ -106,8 +106,8 @@ GIO_DFN void nap(unsigned ns) {
 struct spin_clock {
   unsigned spins = 0, miss = 0;
   uint64_t t0 = 0;
-  GIO_DFN void progress() { miss = 0; }
-  GIO_DFN void tick(int me, int32_t row, int32_t col, unsigned long long timeout_ns, unsigned backoff_ns) {
+  GIO_DEVICE_INLINE void progress() { miss = 0; }
+  GIO_DEVICE_INLINE void tick(int me, int32_t row, int32_t col, unsigned long long timeout_ns, unsigned backoff_ns) {
     gio::plat::relax();
     if (backoff_ns) {
       const unsigned ns = 32u << (miss < 10 ? miss : 10);
@@ -121,23 +121,23 @@ struct spin_clock {
   }
 };
 
-// The GIO calls are kept out of line (GIO_DOUT): inlined, the transport's code would take the
+// The GIO calls are kept out of line (GIO_DEVICE_NOINLINE): inlined, the transport's code would take the
 // solve loop's registers (the queue kernel went from 40-odd to 255 registers with spills).
-GIO_DOUT void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
+GIO_DEVICE_NOINLINE void signal_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
   for (; dests; dests &= dests - 1) shmem_signal_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
 }
-GIO_DOUT void atomic_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
+GIO_DEVICE_NOINLINE void atomic_out(uint64_t* word_addr, uint64_t word, uint32_t dests) {
   for (; dests; dests &= dests - 1)
     shmem_uint64_atomic_set(word_addr, word, (int)gio::plat::wave_lowest(dests));
 }
-GIO_DOUT void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
+GIO_DEVICE_NOINLINE void queue_out(queue_entry* at, const queue_entry* src, unsigned count, uint64_t* sig, int pe) {
   shmem_putmem_signal(at, src, count * sizeof(queue_entry), sig, count, SHMEM_SIGNAL_SET, pe);
 }
 
 // exchange::queue, owner side: take one complete batch from some source's queue and publish its
 // components. Any waiting wave may drain; a compare-and-swap on the source's head decides which.
 template <typename T>
-GIO_DOUT void drain_one(const syncfree_args<T>& a) {
+GIO_DEVICE_NOINLINE void drain_one(const syncfree_args<T>& a) {
   for (int s = 1; s < a.npes; ++s) {
     const int p = (a.me + s) % a.npes;
     const unsigned long long h = gio::plat::atomic_load_acquire(&a.recv_head[p]);
@@ -157,7 +157,7 @@ GIO_DOUT void drain_one(const syncfree_args<T>& a) {
 // of one wave can be at this point at once (a divergent wave on GPUs with independent thread
 // scheduling, the emulator's gatherings), so no buffer may be shared by the wave's lanes.
 template <typename T>
-GIO_DFN void send_queued(const syncfree_args<T>& a, gio::plat::wave_mask m, bool fresh, uint32_t dests,
+GIO_DEVICE_INLINE void send_queued(const syncfree_args<T>& a, gio::plat::wave_mask m, bool fresh, uint32_t dests,
                          uint64_t row, uint64_t word) {
   using namespace gio::plat;
   if (!wave_ballot(m, fresh && dests != 0)) return;
@@ -182,7 +182,7 @@ GIO_DFN void send_queued(const syncfree_args<T>& a, gio::plat::wave_mask m, bool
 
 // Publishes a solved component: locally, then to the PEs that need it (signal exchange).
 template <typename T, int X>
-GIO_DFN void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word) {
+GIO_DEVICE_INLINE void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word) {
   const int32_t gi = a.row0 + i;
   gio::plat::store_relaxed_system((unsigned long long*)&a.xw[gi], word);
   if (X == XCHG_SIGNAL || X == XCHG_ATOMIC || X == XCHG_STORE) {
@@ -200,7 +200,7 @@ GIO_DFN void publish_signal(const syncfree_args<T>& a, int32_t i, uint64_t word)
 }
 
 template <typename T>
-GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
+GIO_DEVICE_INLINE T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
   T x = (a.b[i] - acc) / a.val[diag];
   if (i == a.inject_row) x = x * (T)1.001 + (T)1e-3;
   return x;
@@ -217,7 +217,7 @@ GIO_DFN T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t diag) {
 #define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
 
 template <typename T, int X>
-GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i) {
+GIO_DEVICE_INLINE void thread_row(const syncfree_args<T>& a, int32_t i) {
   bool done = i >= a.nloc;
   int32_t k = done ? 0 : a.row_ptr[i];
   const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
@@ -268,7 +268,7 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i) {
 // (apps/spts/tune.sh OUT BUILD rows): a wave's rows are scattered, so each of its polls is 32 loads
 // instead of one, and the memory system the critical path uses carries them.
 template <typename T>
-GIO_DFN int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit) {
+GIO_DEVICE_INLINE int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit) {
   __shared__ unsigned chunk;
   if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
   __syncthreads();
@@ -285,7 +285,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
 // A wave per row, for long rows: the lanes stride over the row, wait for their own terms, and the
 // sum is reduced by shuffles. No lane waits for a wave-mate (every term is another row's).
 template <typename T, int X>
-GIO_DFN void warp_row(const syncfree_args<T>& a, int32_t i) {
+GIO_DEVICE_INLINE void warp_row(const syncfree_args<T>& a, int32_t i) {
   const unsigned ws = gio::plat::wave_size(), lane = gio::plat::wave_lane();
   if (i >= a.nloc) return;
   const int32_t diag = a.row_ptr[i + 1] - 1;

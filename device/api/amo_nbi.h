@@ -15,11 +15,11 @@
 #include "device/api/amo.h"
 
 template <typename T>
-GIO_HDFN void gio_amo_nbi(const char* rt, shmem_ctx_t ctx, int op, T* fetch, T* dest, T value, T compare, int pe) {
+GIO_HOST_DEVICE_INLINE void gio_amo_nbi(const char* rt, shmem_ctx_t ctx, int op, T* fetch, T* dest, T value, T compare, int pe) {
   uint64_t v = 0, c = 0;
   (void)v;
   (void)c;
-  GIO_DISPATCH(*fetch = ::gio::dev::amo<T>(rt, ctx, op, dest, value, compare, pe),
+  GIO_DISPATCH_HOST_DEVICE(*fetch = ::gio::dev::amo<T>(rt, ctx, op, dest, value, compare, pe),
                (memcpy(&v, &value, sizeof(T)), memcpy(&c, &compare, sizeof(T)),
                 gio_host_amo_nbi(rt, ctx, op, fetch, dest, v, c, sizeof(T), pe)));
 }
@@ -27,16 +27,16 @@ GIO_HDFN void gio_amo_nbi(const char* rt, shmem_ctx_t ctx, int op, T* fetch, T* 
 // fetch, swap: extended types
 // The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_AMO_NBI_EXT(NAME, T)                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* src, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* src, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_fetch_nbi", ctx, GIO_AMO_FETCH, fetch, (T*)src, (T)0, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_fetch_nbi(T* fetch, const T* src, int pe) {                 \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_fetch_nbi(T* fetch, const T* src, int pe) {                 \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_fetch_nbi", nullptr, GIO_AMO_FETCH, fetch, (T*)src, (T)0, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_swap_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_swap_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_swap_nbi", ctx, GIO_AMO_SWAP, fetch, dest, value, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_swap_nbi(T* fetch, T* dest, T value, int pe) {              \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_swap_nbi(T* fetch, T* dest, T value, int pe) {              \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_swap_nbi", nullptr, GIO_AMO_SWAP, fetch, dest, value, (T)0, pe); \
   }
 GIO_AMO_EXT_TYPES(GIO_DEF_AMO_NBI_EXT)
@@ -44,23 +44,23 @@ GIO_AMO_EXT_TYPES(GIO_DEF_AMO_NBI_EXT)
 
 // compare_swap, fetch_inc, fetch_add: standard types
 #define GIO_DEF_AMO_NBI_STD(NAME, T)                                                               \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T cond, T value, \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_compare_swap_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T cond, T value, \
                                                            int pe) {                               \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_compare_swap_nbi", ctx, GIO_AMO_CSWAP, fetch, dest, value, cond, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_compare_swap_nbi(T* fetch, T* dest, T cond, T value, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_compare_swap_nbi(T* fetch, T* dest, T cond, T value, int pe) { \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_compare_swap_nbi", nullptr, GIO_AMO_CSWAP, fetch, dest, value, cond, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_fetch_add_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_fetch_add_nbi", ctx, GIO_AMO_FETCH_ADD, fetch, dest, value, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_fetch_add_nbi(T* fetch, T* dest, T value, int pe) {         \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_fetch_add_nbi(T* fetch, T* dest, T value, int pe) {         \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_fetch_add_nbi", nullptr, GIO_AMO_FETCH_ADD, fetch, dest, value, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T* fetch, T* dest, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_fetch_inc_nbi(shmem_ctx_t ctx, T* fetch, T* dest, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_fetch_inc_nbi", ctx, GIO_AMO_FETCH_ADD, fetch, dest, (T)1, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_fetch_inc_nbi(T* fetch, T* dest, int pe) {                  \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_fetch_inc_nbi(T* fetch, T* dest, int pe) {                  \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_fetch_inc_nbi", nullptr, GIO_AMO_FETCH_ADD, fetch, dest, (T)1, (T)0, pe); \
   }
 GIO_AMO_STD_TYPES(GIO_DEF_AMO_NBI_STD)
@@ -68,10 +68,10 @@ GIO_AMO_STD_TYPES(GIO_DEF_AMO_NBI_STD)
 
 // fetch_and, fetch_or, fetch_xor: bitwise types
 #define GIO_DEF_AMO_NBI_BIT1(NAME, T, OPNAME, OP)                                                  \
-  GIO_HDFN void shmem_ctx_##NAME##_atomic_fetch_##OPNAME##_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_##NAME##_atomic_fetch_##OPNAME##_nbi(shmem_ctx_t ctx, T* fetch, T* dest, T value, int pe) { \
     gio_amo_nbi<T>("shmem_ctx_" #NAME "_atomic_fetch_" #OPNAME "_nbi", ctx, OP, fetch, dest, value, (T)0, pe); \
   }                                                                                                \
-  GIO_HDFN void shmem_##NAME##_atomic_fetch_##OPNAME##_nbi(T* fetch, T* dest, T value, int pe) {  \
+  GIO_HOST_DEVICE_INLINE void shmem_##NAME##_atomic_fetch_##OPNAME##_nbi(T* fetch, T* dest, T value, int pe) {  \
     gio_amo_nbi<T>("shmem_" #NAME "_atomic_fetch_" #OPNAME "_nbi", nullptr, OP, fetch, dest, value, (T)0, pe); \
   }
 #define GIO_DEF_AMO_NBI_BIT(NAME, T)                       \

@@ -64,58 +64,58 @@ GIO_TO_ALL_OPS(GIO_REDUCE_EACH, GIO_DECL_TO_ALL)
 void gio_host_sync_active_set(int PE_start, int logPE_stride, int PE_size, long* pSync);
 }
 
-GIO_HDFN int shmem_team_my_pe(shmem_team_t team) {
-  GIO_DISPATCH(return ::gio::dev::team_my_pe(team), return gio_host_team_my_pe(team));
+GIO_HOST_DEVICE_INLINE int shmem_team_my_pe(shmem_team_t team) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::team_my_pe(team), return gio_host_team_my_pe(team));
 }
-GIO_HDFN int shmem_team_n_pes(shmem_team_t team) {
-  GIO_DISPATCH(return ::gio::dev::team_n_pes(team), return gio_host_team_n_pes(team));
+GIO_HOST_DEVICE_INLINE int shmem_team_n_pes(shmem_team_t team) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::team_n_pes(team), return gio_host_team_n_pes(team));
 }
-GIO_HDFN int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
-  GIO_DISPATCH(return ::gio::dev::team_translate_pe(src_team, src_pe, dest_team),
+GIO_HOST_DEVICE_INLINE int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::team_translate_pe(src_team, src_pe, dest_team),
                return gio_host_team_translate_pe(src_team, src_pe, dest_team));
 }
 
 // The collectives at thread scope (host code, or one thread per PE in a kernel). In place when
 // dest == source (reductions, and a broadcast's root); otherwise the two must not overlap.
 #define GIO_TS ::gio::dev::scope_thread
-template <typename GIO_T_ = void> GIO_HDFN int shmem_team_sync(shmem_team_t team) {
-  GIO_DISPATCH(return ::gio::dev::team_sync<GIO_TS>("shmem_team_sync", team), return gio_host_team_sync(team));
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_team_sync(shmem_team_t team) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::team_sync<GIO_TS>("shmem_team_sync", team), return gio_host_team_sync(team));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_sync(shmem_team_t team) {
-  GIO_DISPATCH(return ::gio::dev::team_sync<GIO_TS>("shmem_sync", team), return gio_host_team_sync(team));
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_sync(shmem_team_t team) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::team_sync<GIO_TS>("shmem_sync", team), return gio_host_team_sync(team));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
-  GIO_DISPATCH(return ::gio::dev::broadcast<GIO_TS>("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root),
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, size_t nelems, int PE_root) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::broadcast<GIO_TS>("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root),
                return gio_host_broadcastmem(team, dest, source, nelems, PE_root));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  GIO_DISPATCH(return ::gio::dev::collect<GIO_TS>("shmem_collectmem", team, dest, source, nelems, 1),
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_collectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::collect<GIO_TS>("shmem_collectmem", team, dest, source, nelems, 1),
                return gio_host_collectmem(team, dest, source, nelems));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  GIO_DISPATCH(return ::gio::dev::fcollect<GIO_TS>("shmem_fcollectmem", team, dest, source, nelems, 1),
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::fcollect<GIO_TS>("shmem_fcollectmem", team, dest, source, nelems, 1),
                return gio_host_fcollectmem(team, dest, source, nelems));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
-  GIO_DISPATCH(return ::gio::dev::alltoall<GIO_TS>("shmem_alltoallmem", team, dest, source, nelems, 1),
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, size_t nelems) {
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::alltoall<GIO_TS>("shmem_alltoallmem", team, dest, source, nelems, 1),
                return gio_host_alltoallmem(team, dest, source, nelems));
 }
-template <typename GIO_T_ = void> GIO_HDFN int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_alltoallsmem(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                                 size_t nelems) {
-  GIO_DISPATCH(return ::gio::dev::alltoalls<GIO_TS>("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1),
+  GIO_DISPATCH_HOST_DEVICE(return ::gio::dev::alltoalls<GIO_TS>("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1),
                return gio_host_alltoallsmem(team, dest, source, dst, sst, nelems));
 }
 // shmem_TYPE_{collect,fcollect,alltoall}, which share their parameters, and the two others below.
 #define GIO_DEF_TEAM_MOVE_N(W, NAME, T, OP)                                                                        \
   template <typename GIO_T_ = void>                                                                                \
-  GIO_FN_##W int shmem_##NAME##_##OP(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
+  GIO_##W##_INLINE int shmem_##NAME##_##OP(shmem_team_t team, T* dest, const T* source, size_t nelems) {                 \
     GIO_DISPATCH_##W(return ::gio::dev::OP<GIO_TS>("shmem_" #NAME "_" #OP, team, dest, source, nelems, sizeof(T)), \
                      return gio_host_##NAME##_##OP(team, dest, source, nelems));                                   \
   }
-// shmem_TYPE_{broadcast,collect,fcollect,alltoall,alltoalls} (W: GIO_FN_HD's comment)
+// shmem_TYPE_{broadcast,collect,fcollect,alltoall,alltoalls} (W: device/platform/forms.h)
 #define GIO_DEF_TEAM_MOVE(W, NAME, T)                                                                                \
   template <typename GIO_T_ = void>                                                                                  \
-  GIO_FN_##W int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) { \
+  GIO_##W##_INLINE int shmem_##NAME##_broadcast(shmem_team_t team, T* dest, const T* source, size_t nelems, int PE_root) { \
     GIO_DISPATCH_##W(return ::gio::dev::broadcast<GIO_TS>("shmem_" #NAME "_broadcast", team, dest, source, nelems,   \
                                                           sizeof(T), PE_root),                                       \
                      return gio_host_##NAME##_broadcast(team, dest, source, nelems, PE_root));                       \
@@ -124,18 +124,18 @@ template <typename GIO_T_ = void> GIO_HDFN int shmem_alltoallsmem(shmem_team_t t
   GIO_DEF_TEAM_MOVE_N(W, NAME, T, fcollect)                                                                          \
   GIO_DEF_TEAM_MOVE_N(W, NAME, T, alltoall)                                                                          \
   template <typename GIO_T_ = void>                                                                                  \
-  GIO_FN_##W int shmem_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
+  GIO_##W##_INLINE int shmem_##NAME##_alltoalls(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst, ptrdiff_t sst, \
                                           size_t nelems) {                                                           \
     GIO_DISPATCH_##W(return ::gio::dev::alltoalls<GIO_TS>("shmem_" #NAME "_alltoalls", team, dest, source, dst,      \
                                                           sst, nelems, sizeof(T)),                                   \
                      return gio_host_##NAME##_alltoalls(team, dest, source, dst, sst, nelems));                      \
   }
-#define GIO_DEF_TEAM_MOVE_HD(NAME, T) GIO_DEF_TEAM_MOVE(HD, NAME, T)
-#define GIO_DEF_TEAM_MOVE_H(NAME, T) GIO_DEF_TEAM_MOVE(H, NAME, T)
-GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE_HD)
-GIO_RMA_HOST_TYPES(GIO_DEF_TEAM_MOVE_H)
-#undef GIO_DEF_TEAM_MOVE_HD
-#undef GIO_DEF_TEAM_MOVE_H
+#define GIO_DEF_TEAM_MOVE_HOST_DEVICE(NAME, T) GIO_DEF_TEAM_MOVE(HOST_DEVICE, NAME, T)
+#define GIO_DEF_TEAM_MOVE_HOST(NAME, T) GIO_DEF_TEAM_MOVE(HOST, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE_HOST_DEVICE)
+GIO_RMA_HOST_TYPES(GIO_DEF_TEAM_MOVE_HOST)
+#undef GIO_DEF_TEAM_MOVE_HOST_DEVICE
+#undef GIO_DEF_TEAM_MOVE_HOST
 #undef GIO_DEF_TEAM_MOVE
 #undef GIO_DEF_TEAM_MOVE_N
 // long double has no GPU form (nvcc makes it double in device code): its reductions are host-only,
@@ -147,8 +147,8 @@ GIO_RMA_HOST_TYPES(GIO_DEF_TEAM_MOVE_H)
 #define GIO_CAT_(a, b) a##b
 #define GIO_CAT(a, b) GIO_CAT_(a, b)
 #define GIO_DEF_REDUCE_0(OP, NAME, T)                                                                       \
-  template <typename GIO_T_ = void> GIO_HDFN int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {   \
-    GIO_DISPATCH(return (::gio::dev::reduce<GIO_TS, T, ::gio::dev::rop_##OP>("shmem_" #NAME "_" #OP "_reduce", \
+  template <typename GIO_T_ = void> GIO_HOST_DEVICE_INLINE int shmem_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {   \
+    GIO_DISPATCH_HOST_DEVICE(return (::gio::dev::reduce<GIO_TS, T, ::gio::dev::rop_##OP>("shmem_" #NAME "_" #OP "_reduce", \
                                                                              team, dest, source, nreduce)), \
                  return gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce));                       \
   }
@@ -166,24 +166,24 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE)
 // with the same arguments, and the lanes share the copies and the LL words.
 #if GIO_KERNEL_COMPILER
 #define GIO_DEF_COLL_SCOPED(SFX, S)                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_team_sync##SFX(shmem_team_t team) {                                                    \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_team_sync##SFX(shmem_team_t team) {                                                    \
     return ::gio::dev::team_sync<S>("shmemx_team_sync" #SFX, team);                                         \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_sync##SFX(shmem_team_t team) { return ::gio::dev::team_sync<S>("shmemx_sync" #SFX, team); } \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_broadcastmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems,    \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_sync##SFX(shmem_team_t team) { return ::gio::dev::team_sync<S>("shmemx_sync" #SFX, team); } \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_broadcastmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems,    \
                                        int PE_root) {                                                       \
     return ::gio::dev::broadcast<S>("shmemx_broadcastmem" #SFX, team, dest, source, nelems, 1, PE_root);   \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_collectmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {   \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_collectmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {   \
     return ::gio::dev::collect<S>("shmemx_collectmem" #SFX, team, dest, source, nelems, 1);                \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_fcollectmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {  \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_fcollectmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {  \
     return ::gio::dev::fcollect<S>("shmemx_fcollectmem" #SFX, team, dest, source, nelems, 1);              \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_alltoallmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {  \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_alltoallmem##SFX(shmem_team_t team, void* dest, const void* source, size_t nelems) {  \
     return ::gio::dev::alltoall<S>("shmemx_alltoallmem" #SFX, team, dest, source, nelems, 1);              \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_alltoallsmem##SFX(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst,   \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_alltoallsmem##SFX(shmem_team_t team, void* dest, const void* source, ptrdiff_t dst,   \
                                        ptrdiff_t sst, size_t nelems) {                                      \
     return ::gio::dev::alltoalls<S>("shmemx_alltoallsmem" #SFX, team, dest, source, dst, sst, nelems, 1);  \
   }
@@ -192,21 +192,21 @@ GIO_DEF_COLL_SCOPED(_wave, ::gio::dev::scope_wave)
 #undef GIO_DEF_COLL_SCOPED
 
 #define GIO_DEF_TEAM_MOVE_SCOPED(NAME, T, SFX, S)                                                           \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_broadcast##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems,  \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_broadcast##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems,  \
                                              int PE_root) {                                                 \
     return ::gio::dev::broadcast<S>("shmemx_" #NAME "_broadcast" #SFX, team, dest, source, nelems, sizeof(T), \
                                     PE_root);                                                               \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_collect##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) {  \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_collect##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) {  \
     return ::gio::dev::collect<S>("shmemx_" #NAME "_collect" #SFX, team, dest, source, nelems, sizeof(T));  \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_fcollect##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_fcollect##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
     return ::gio::dev::fcollect<S>("shmemx_" #NAME "_fcollect" #SFX, team, dest, source, nelems, sizeof(T)); \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_alltoall##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_alltoall##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
     return ::gio::dev::alltoall<S>("shmemx_" #NAME "_alltoall" #SFX, team, dest, source, nelems, sizeof(T)); \
   }                                                                                                         \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_alltoalls##SFX(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst,  \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_alltoalls##SFX(shmem_team_t team, T* dest, const T* source, ptrdiff_t dst,  \
                                              ptrdiff_t sst, size_t nelems) {                                \
     return ::gio::dev::alltoalls<S>("shmemx_" #NAME "_alltoalls" #SFX, team, dest, source, dst, sst, nelems, \
                                     sizeof(T));                                                             \
@@ -221,7 +221,7 @@ GIO_RMA_TYPES(GIO_DEF_TEAM_MOVE_WAVE)
 
 #define GIO_DEF_REDUCE_SCOPED_1(OP, NAME, T, SFX, S)
 #define GIO_DEF_REDUCE_SCOPED_0(OP, NAME, T, SFX, S)                                                        \
-  template <typename GIO_T_ = void> GIO_DFN int shmemx_##NAME##_##OP##_reduce##SFX(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \
+  template <typename GIO_T_ = void> GIO_DEVICE_INLINE int shmemx_##NAME##_##OP##_reduce##SFX(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \
     return ::gio::dev::reduce<S, T, ::gio::dev::rop_##OP>("shmemx_" #NAME "_" #OP "_reduce" #SFX, team, dest, \
                                                          source, nreduce);                                 \
   }

@@ -27,7 +27,7 @@ struct gio_no_such_type : std::false_type {};
 #define GIO_GA_alltoalls (team, dest, source, dst, sst, nelems)
 #define GIO_GENERIC_TEAM_MOVE(ROUTINE)                                                                       \
   template <typename T>                                                                                     \
-  GIO_HDFN int shmem_##ROUTINE GIO_GP_##ROUTINE(T) {                                                         \
+  GIO_HOST_DEVICE_INLINE int shmem_##ROUTINE GIO_GP_##ROUTINE(T) {                                                         \
     GIO_RMA_TYPES(GIO_GENERIC_CASE_##ROUTINE) {                                                             \
       static_assert(gio_no_such_type<T>::value, "shmem_" #ROUTINE ": not a standard RMA type");            \
       return -1;                                                                                            \
@@ -48,7 +48,7 @@ GIO_GENERIC_TEAM_MOVE(alltoalls)
 // The host-only types' movers are plain overloads, not cases of the templates: nvcc lets a
 // __host__ __device__ template call host code, so a kernel's long double call would compile.
 #define GIO_GENERIC_TEAM_MOVE_H(NAME, TT, ROUTINE) \
-  GIO_HFN int shmem_##ROUTINE GIO_GP_##ROUTINE(TT) { return shmem_##NAME##_##ROUTINE GIO_GA_##ROUTINE; }
+  GIO_HOST_INLINE int shmem_##ROUTINE GIO_GP_##ROUTINE(TT) { return shmem_##NAME##_##ROUTINE GIO_GA_##ROUTINE; }
 #define GIO_GENERIC_TEAM_MOVES_H(NAME, TT)                                                        \
   GIO_GENERIC_TEAM_MOVE_H(NAME, TT, broadcast) GIO_GENERIC_TEAM_MOVE_H(NAME, TT, collect)         \
   GIO_GENERIC_TEAM_MOVE_H(NAME, TT, fcollect) GIO_GENERIC_TEAM_MOVE_H(NAME, TT, alltoall)         \
@@ -64,12 +64,12 @@ GIO_RMA_HOST_TYPES(GIO_GENERIC_TEAM_MOVES_H)
 #define GIO_GENERIC_REDUCE_H(OP, NAME, TT) GIO_CAT(GIO_GENERIC_REDUCE_H_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, TT)
 #define GIO_GENERIC_REDUCE_H_0(OP, NAME, TT)
 #define GIO_GENERIC_REDUCE_H_1(OP, NAME, TT)                                                        \
-  GIO_HFN int shmem_##OP##_reduce(shmem_team_t team, TT* dest, const TT* source, size_t nreduce) { \
+  GIO_HOST_INLINE int shmem_##OP##_reduce(shmem_team_t team, TT* dest, const TT* source, size_t nreduce) { \
     return shmem_##NAME##_##OP##_reduce(team, dest, source, nreduce);                               \
   }
 #define GIO_GENERIC_REDUCE(OP, TABLE, Y)                                                                    \
   template <typename T>                                                                                     \
-  GIO_HDFN int shmem_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {            \
+  GIO_HOST_DEVICE_INLINE int shmem_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) {            \
     TABLE(GIO_GENERIC_REDUCE_CASE, OP) {                                                                    \
       static_assert(gio_no_such_type<T>::value, "shmem_" #OP "_reduce: not a type of this reduction");    \
       return -1;                                                                                            \

@@ -8,23 +8,23 @@
 inline int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return gio_host_ctx_create(options, ctx); }
 inline void shmem_ctx_destroy(shmem_ctx_t ctx) { gio_host_ctx_destroy(ctx); }
 
-GIO_HDFN void shmem_ctx_quiet(shmem_ctx_t ctx) {
-  GIO_DISPATCH(::gio::dev::quiet("shmem_ctx_quiet", ctx), gio_host_quiet(ctx));
+GIO_HOST_DEVICE_INLINE void shmem_ctx_quiet(shmem_ctx_t ctx) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::quiet("shmem_ctx_quiet", ctx), gio_host_quiet(ctx));
 }
-GIO_HDFN void shmem_ctx_fence(shmem_ctx_t ctx) {
-  GIO_DISPATCH(::gio::dev::fence("shmem_ctx_fence", ctx), gio_host_fence(ctx));
+GIO_HOST_DEVICE_INLINE void shmem_ctx_fence(shmem_ctx_t ctx) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::fence("shmem_ctx_fence", ctx), gio_host_fence(ctx));
 }
-GIO_HDFN void shmem_quiet(void) {
-  GIO_DISPATCH(::gio::dev::quiet("shmem_quiet", nullptr), gio_host_quiet(nullptr));
+GIO_HOST_DEVICE_INLINE void shmem_quiet(void) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::quiet("shmem_quiet", nullptr), gio_host_quiet(nullptr));
 }
-GIO_HDFN void shmem_fence(void) {
-  GIO_DISPATCH(::gio::dev::fence("shmem_fence", nullptr), gio_host_fence(nullptr));
+GIO_HOST_DEVICE_INLINE void shmem_fence(void) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::fence("shmem_fence", nullptr), gio_host_fence(nullptr));
 }
 
 #if GIO_KERNEL_COMPILER
 // Work-group collective: every thread of the work-group calls it and gets the same context.
 // Returns 0 on success, nonzero (and *ctx = SHMEM_CTX_INVALID) when every context is taken.
-GIO_DFN int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
+GIO_DEVICE_INLINE int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
   const gio_device_state_v1& st = ::gio::dev::state_checked("shmemx_wg_ctx_create");
   __shared__ shmem_ctx_t claimed;
   ::gio::plat::wg_sync();
@@ -53,7 +53,7 @@ GIO_DFN int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
 }
 
 // Work-group collective: quiets the context, then returns it to the pool.
-GIO_DFN void shmemx_wg_ctx_destroy(shmem_ctx_t ctx) {
+GIO_DEVICE_INLINE void shmemx_wg_ctx_destroy(shmem_ctx_t ctx) {
   ::gio::dev::check_ctx("shmemx_wg_ctx_destroy", ctx);
   ::gio::dev::check_ctx_live("shmemx_wg_ctx_destroy", ctx);  // a second destroy is an error
   if (ctx == nullptr) return;  // the default context is not destroyed

@@ -26,26 +26,26 @@ namespace lock {
 
 typedef unsigned long long u64;
 
-GIO_DFN gio_lock_node_v1* nodes(const gio_device_state_v1& st) {
+GIO_DEVICE_INLINE gio_lock_node_v1* nodes(const gio_device_state_v1& st) {
   return (gio_lock_node_v1*)(st.heap_base + GIO_HEAP_RSVD_LOCK_NODES);
 }
-GIO_DFN u64 me_tag() { return ((u64)plat::wg_id() + 1) << 8 | GIO_LOCK_HOLDER_WG; }
+GIO_DEVICE_INLINE u64 me_tag() { return ((u64)plat::wg_id() + 1) << 8 | GIO_LOCK_HOLDER_WG; }
 
-[[noreturn]] GIO_DOUT void fail_nodes(const char* rt, const void* lk) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_nodes(const char* rt, const void* lk) {
   GIO_DEV_FATAL(rt, "no free lock queue node for lock %p: all %u of this PE are taken (at most %u work-groups and "
                 "host threads of one PE may hold or wait for locks at once)", lk, GIO_LOCK_NODES, GIO_LOCK_NODES);
 }
-[[noreturn]] GIO_DOUT void fail_word(const char* rt, const void* lk, u64 seen) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_word(const char* rt, const void* lk, u64 seen) {
   GIO_DEV_FATAL(rt, "lock %p holds 0x%llx on PE 0, which is no GIO lock queue entry (a lock must be 0 on every PE "
                 "before its first use, and only the lock routines may write it)", lk, seen);
 }
-[[noreturn]] GIO_DOUT void fail_not_held(const char* rt, const void* lk) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_not_held(const char* rt, const void* lk) {
   GIO_DEV_FATAL(rt, "lock %p is not held by this work-group (no queue node of this PE holds it for work-group %u)",
                 lk, plat::wg_id());
 }
 
 // The lock word must be a symmetric, 8-byte aligned long (its PE 0 copy is the tail).
-GIO_DFN void check(const char* rt, const long* lk) {
+GIO_DEVICE_INLINE void check(const char* rt, const long* lk) {
   state_checked(rt);
   check_sym(rt, lk, sizeof(long), 0);
   check_align(rt, lk, sizeof(long), 0);
@@ -53,8 +53,8 @@ GIO_DFN void check(const char* rt, const long* lk) {
 
 // A free node of this PE, claimed for the lock at heap offset `off`; the search starts at a spot
 // of this work-group's so concurrent claimers rarely collide.
-GIO_DFN uint32_t claim_start() { return (plat::wg_id() * 7u + plat::wg_thread()) % GIO_LOCK_NODES; }
-GIO_DFN uint32_t claim(const char* rt, const gio_device_state_v1& st, const long* lk, u64 off) {
+GIO_DEVICE_INLINE uint32_t claim_start() { return (plat::wg_id() * 7u + plat::wg_thread()) % GIO_LOCK_NODES; }
+GIO_DEVICE_INLINE uint32_t claim(const char* rt, const gio_device_state_v1& st, const long* lk, u64 off) {
   gio_lock_node_v1* n = nodes(st);
   const uint32_t start = claim_start();
   for (uint32_t k = 0; k < GIO_LOCK_NODES; ++k) {
@@ -70,17 +70,17 @@ GIO_DFN uint32_t claim(const char* rt, const gio_device_state_v1& st, const long
   }
   fail_nodes(rt, lk);
 }
-GIO_DFN void release(gio_lock_node_v1* n) {
+GIO_DEVICE_INLINE void release(gio_lock_node_v1* n) {
   plat::store_relaxed_system((u64*)&n->holder, 0);
   plat::store_release_system((u64*)&n->claim, 0);
 }
 
 // A remote write of an 8-byte node word: a signal (release, then the store or atomic); nothing is
 // fetched back, so over gda it is one inline put with no round trip.
-GIO_DFN void node_set(const char* rt, uint64_t* word, u64 v, int pe) { signal_raw(rt, nullptr, word, v, 0, pe); }
+GIO_DEVICE_INLINE void node_set(const char* rt, uint64_t* word, u64 v, int pe) { signal_raw(rt, nullptr, word, v, 0, pe); }
 
 // Enqueue node `i` (claimed) and wait until it is granted the lock.
-GIO_DFN void acquire(const char* rt, const gio_device_state_v1& st, long* lk, uint32_t i) {
+GIO_DEVICE_INLINE void acquire(const char* rt, const gio_device_state_v1& st, long* lk, uint32_t i) {
   gio_lock_node_v1* n = nodes(st) + i;
   const u64 me = gio_lock_enc(st.my_pe, i);
   const u64 prev = amo_raw<u64>(rt, nullptr, GIO_AMO_SWAP, (u64*)lk, me, 0, 0);
@@ -100,14 +100,14 @@ GIO_DFN void acquire(const char* rt, const gio_device_state_v1& st, long* lk, ui
   plat::fence_system();  // acquire: nothing of the critical section moves above the grant
 }
 
-GIO_DFN void set_lock(const char* rt, long* lk) {
+GIO_DEVICE_INLINE void set_lock(const char* rt, long* lk) {
   check(rt, lk);
   const gio_device_state_v1& st = GIO_DSTATE;
   acquire(rt, st, lk, claim(rt, st, lk, (u64)((uint8_t*)lk - st.heap_base)));
 }
 
 // 0 when this caller got the lock, 1 when someone held or waited for it (the spec's values).
-GIO_DFN int test_lock(const char* rt, long* lk) {
+GIO_DEVICE_INLINE int test_lock(const char* rt, long* lk) {
   check(rt, lk);
   const gio_device_state_v1& st = GIO_DSTATE;
   const uint32_t i = claim(rt, st, lk, (u64)((uint8_t*)lk - st.heap_base));
@@ -122,7 +122,7 @@ GIO_DFN int test_lock(const char* rt, long* lk) {
   return 0;
 }
 
-GIO_DFN void clear_lock(const char* rt, long* lk) {
+GIO_DEVICE_INLINE void clear_lock(const char* rt, long* lk) {
   check(rt, lk);
   const gio_device_state_v1& st = GIO_DSTATE;
   const u64 off = (u64)((uint8_t*)lk - st.heap_base), tag = me_tag();
@@ -171,17 +171,17 @@ GIO_DFN void clear_lock(const char* rt, long* lk) {
 #endif
 
 // Every PE must hold `lock` = 0 before its first use (symmetric, e.g. shmem_calloc'd).
-GIO_HDFN void shmem_set_lock(long* lock) {
-  GIO_DISPATCH(::gio::dev::lock::set_lock("shmem_set_lock", lock), gio_host_set_lock("shmem_set_lock", lock));
+GIO_HOST_DEVICE_INLINE void shmem_set_lock(long* lock) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::lock::set_lock("shmem_set_lock", lock), gio_host_set_lock("shmem_set_lock", lock));
 }
-GIO_HDFN int shmem_test_lock(long* lock) {
+GIO_HOST_DEVICE_INLINE int shmem_test_lock(long* lock) {
   int r = 1;
-  GIO_DISPATCH(r = ::gio::dev::lock::test_lock("shmem_test_lock", lock),
+  GIO_DISPATCH_HOST_DEVICE(r = ::gio::dev::lock::test_lock("shmem_test_lock", lock),
                r = gio_host_test_lock("shmem_test_lock", lock));
   return r;
 }
-GIO_HDFN void shmem_clear_lock(long* lock) {
-  GIO_DISPATCH(::gio::dev::lock::clear_lock("shmem_clear_lock", lock), gio_host_clear_lock("shmem_clear_lock", lock));
+GIO_HOST_DEVICE_INLINE void shmem_clear_lock(long* lock) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::lock::clear_lock("shmem_clear_lock", lock), gio_host_clear_lock("shmem_clear_lock", lock));
 }
 
 #if GIO_KERNEL_COMPILER
@@ -194,13 +194,13 @@ namespace gio {
 namespace dev {
 namespace lock {
 template <typename S>
-GIO_DFN void set_scoped(const char* rt, long* lk) {
+GIO_DEVICE_INLINE void set_scoped(const char* rt, long* lk) {
   S::sync();
   if (S::lane() == 0) set_lock(rt, lk);
   S::sync();
 }
 template <typename S>
-GIO_DFN void clear_scoped(const char* rt, long* lk) {
+GIO_DEVICE_INLINE void clear_scoped(const char* rt, long* lk) {
   S::sync();
   if (S::lane() == 0) clear_lock(rt, lk);
   S::sync();
@@ -209,13 +209,13 @@ GIO_DFN void clear_scoped(const char* rt, long* lk) {
 }  // namespace dev
 }  // namespace gio
 
-GIO_DFN void shmemx_set_lock_wg(long* lock) {
+GIO_DEVICE_INLINE void shmemx_set_lock_wg(long* lock) {
   ::gio::dev::lock::set_scoped<::gio::dev::scope_wg>("shmemx_set_lock_wg", lock);
 }
-GIO_DFN void shmemx_clear_lock_wg(long* lock) {
+GIO_DEVICE_INLINE void shmemx_clear_lock_wg(long* lock) {
   ::gio::dev::lock::clear_scoped<::gio::dev::scope_wg>("shmemx_clear_lock_wg", lock);
 }
-GIO_DFN int shmemx_test_lock_wg(long* lock) {
+GIO_DEVICE_INLINE int shmemx_test_lock_wg(long* lock) {
   __shared__ int got;
   ::gio::plat::wg_sync();
   if (::gio::plat::wg_thread() == 0) got = ::gio::dev::lock::test_lock("shmemx_test_lock_wg", lock);
@@ -224,13 +224,13 @@ GIO_DFN int shmemx_test_lock_wg(long* lock) {
   ::gio::plat::wg_sync();  // every lane has read `got` before a later call writes it
   return r;
 }
-GIO_DFN void shmemx_set_lock_wave(long* lock) {
+GIO_DEVICE_INLINE void shmemx_set_lock_wave(long* lock) {
   ::gio::dev::lock::set_scoped<::gio::dev::scope_wave>("shmemx_set_lock_wave", lock);
 }
-GIO_DFN void shmemx_clear_lock_wave(long* lock) {
+GIO_DEVICE_INLINE void shmemx_clear_lock_wave(long* lock) {
   ::gio::dev::lock::clear_scoped<::gio::dev::scope_wave>("shmemx_clear_lock_wave", lock);
 }
-GIO_DFN int shmemx_test_lock_wave(long* lock) {
+GIO_DEVICE_INLINE int shmemx_test_lock_wave(long* lock) {
   int r = 0;
   ::gio::plat::wave_sync();
   if (::gio::plat::wave_lane() == 0) r = ::gio::dev::lock::test_lock("shmemx_test_lock_wave", lock);

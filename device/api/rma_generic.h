@@ -32,13 +32,14 @@ GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
 #undef GIO_IS_T
 #define GIO_REQUIRE(TABLE, RT) static_assert(gio_is_##TABLE##_type<T>::value, RT ": not a type of this routine")
 
-// The routines over the RMA types, for one element type T: W HD gives templates in T (host code and
-// kernels, T checked against the table), W H plain overloads for one host-only type (GIO_FN_HD's
-// comment), which overload resolution prefers to the template's failing instantiation.
-#define GIO_GEN_FN_HD template <typename T> GIO_HDFN
-#define GIO_GEN_FN_H GIO_HFN
-#define GIO_REQUIRE_RMA_HD(RT) GIO_REQUIRE(rma, RT)
-#define GIO_REQUIRE_RMA_H(RT)
+// The routines over the RMA types, for one element type T: W = HOST_DEVICE gives templates in T (host code
+// and kernels, T checked against the table), W = HOST plain overloads for one host-only type
+// (device/platform/forms.h), which overload resolution prefers to the template's failing
+// instantiation.
+#define GIO_GEN_FN_HOST_DEVICE template <typename T> GIO_HOST_DEVICE_INLINE
+#define GIO_GEN_FN_HOST GIO_HOST_INLINE
+#define GIO_REQUIRE_RMA_HOST_DEVICE(RT) GIO_REQUIRE(rma, RT)
+#define GIO_REQUIRE_RMA_HOST(RT)
 // A value parameter of type T that takes no part in deduction (GIO_V, with T spelled out).
 #define GIO_VT(T) typename gio_nodeduce<T>::type
 #define GIO_GEN_RMA(W, T, NAME, IMPL, ...)                                                             \
@@ -109,10 +110,10 @@ GIO_DEF_IS(gio_is_wait_type, GIO_WAIT_TYPES)
   GIO_GEN_STRIDED(W, T, iget, false, GIO_ONE, 1, nelems)                                              \
   GIO_GEN_STRIDED(W, T, ibput, true, GIO_BLOCKS, bsize, nblocks)                                      \
   GIO_GEN_STRIDED(W, T, ibget, false, GIO_BLOCKS, bsize, nblocks)
-#define GIO_GEN_RMA_H(NAME, TT) GIO_GEN_RMA_ALL(H, TT)
-GIO_GEN_RMA_ALL(HD, T)
-GIO_RMA_HOST_TYPES(GIO_GEN_RMA_H)
-#undef GIO_GEN_RMA_H
+#define GIO_GEN_RMA_HOST(NAME, TT) GIO_GEN_RMA_ALL(HOST, TT)
+GIO_GEN_RMA_ALL(HOST_DEVICE, T)
+GIO_RMA_HOST_TYPES(GIO_GEN_RMA_HOST)
+#undef GIO_GEN_RMA_HOST
 #undef GIO_GEN_RMA_ALL
 #undef GIO_GEN_RMA
 #undef GIO_GEN_PG
@@ -120,22 +121,22 @@ GIO_RMA_HOST_TYPES(GIO_GEN_RMA_H)
 #undef GIO_GEN_STRIDED
 #undef GIO_ONE
 #undef GIO_BLOCKS
-#undef GIO_GEN_FN_HD
-#undef GIO_GEN_FN_H
-#undef GIO_REQUIRE_RMA_HD
-#undef GIO_REQUIRE_RMA_H
+#undef GIO_GEN_FN_HOST_DEVICE
+#undef GIO_GEN_FN_HOST
+#undef GIO_REQUIRE_RMA_HOST_DEVICE
+#undef GIO_REQUIRE_RMA_HOST
 #undef GIO_VT
 
 // Atomics: (dest, [args,] pe) and (ctx, dest, [args,] pe). PARAMS and ARGS: the arguments between
 // dest and pe; OP, VALUE, COMPARE: what gio_amo gets.
 #define GIO_GEN_AMO(RET, NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                     \
   template <typename T>                                                                               \
-  GIO_HDFN RET shmem_atomic_##NAME(shmem_ctx_t ctx, T* dest PARAMS, int pe) {                        \
+  GIO_HOST_DEVICE_INLINE RET shmem_atomic_##NAME(shmem_ctx_t ctx, T* dest PARAMS, int pe) {                        \
     GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME);                                                        \
     return (RET)gio_amo<T>("shmem_atomic_" #NAME, ctx, OP, dest, VALUE, COMPARE, pe);                 \
   }                                                                                                   \
   template <typename T>                                                                               \
-  GIO_HDFN RET shmem_atomic_##NAME(T* dest PARAMS, int pe) {                                          \
+  GIO_HOST_DEVICE_INLINE RET shmem_atomic_##NAME(T* dest PARAMS, int pe) {                                          \
     GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME);                                                        \
     return (RET)gio_amo<T>("shmem_atomic_" #NAME, nullptr, OP, dest, VALUE, COMPARE, pe);             \
   }
@@ -158,12 +159,12 @@ GIO_GEN_AMO(void, xor, amo_bit, GIO_P1, GIO_AMO_FETCH_XOR, value, (T)0)
 #undef GIO_P1
 #undef GIO_P2
 template <typename T>
-GIO_HDFN T shmem_atomic_fetch(shmem_ctx_t ctx, const T* source, int pe) {
+GIO_HOST_DEVICE_INLINE T shmem_atomic_fetch(shmem_ctx_t ctx, const T* source, int pe) {
   GIO_REQUIRE(amo_ext, "shmem_atomic_fetch");
   return gio_amo<T>("shmem_atomic_fetch", ctx, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
 template <typename T>
-GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
+GIO_HOST_DEVICE_INLINE T shmem_atomic_fetch(const T* source, int pe) {
   GIO_REQUIRE(amo_ext, "shmem_atomic_fetch");
   return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
@@ -171,12 +172,12 @@ GIO_HDFN T shmem_atomic_fetch(const T* source, int pe) {
 // Non-blocking fetching atomics: (fetch, dest, [args,] pe) and (ctx, fetch, dest, [args,] pe).
 #define GIO_GEN_AMO_NBI(NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                      \
   template <typename T>                                                                               \
-  GIO_HDFN void shmem_atomic_##NAME##_nbi(shmem_ctx_t ctx, T* fetch, T* dest PARAMS, int pe) {       \
+  GIO_HOST_DEVICE_INLINE void shmem_atomic_##NAME##_nbi(shmem_ctx_t ctx, T* fetch, T* dest PARAMS, int pe) {       \
     GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME "_nbi");                                                 \
     gio_amo_nbi<T>("shmem_atomic_" #NAME "_nbi", ctx, OP, fetch, dest, VALUE, COMPARE, pe);           \
   }                                                                                                   \
   template <typename T>                                                                               \
-  GIO_HDFN void shmem_atomic_##NAME##_nbi(T* fetch, T* dest PARAMS, int pe) {                         \
+  GIO_HOST_DEVICE_INLINE void shmem_atomic_##NAME##_nbi(T* fetch, T* dest PARAMS, int pe) {                         \
     GIO_REQUIRE(TABLE, "shmem_atomic_" #NAME "_nbi");                                                 \
     gio_amo_nbi<T>("shmem_atomic_" #NAME "_nbi", nullptr, OP, fetch, dest, VALUE, COMPARE, pe);       \
   }
@@ -193,12 +194,12 @@ GIO_GEN_AMO_NBI(fetch_xor, amo_bit, GIO_P1, GIO_AMO_FETCH_XOR, value, (T)0)
 #undef GIO_P1
 #undef GIO_P2
 template <typename T>
-GIO_HDFN void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* source, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, T* fetch, const T* source, int pe) {
   GIO_REQUIRE(amo_ext, "shmem_atomic_fetch_nbi");
   gio_amo_nbi<T>("shmem_atomic_fetch_nbi", ctx, GIO_AMO_FETCH, fetch, (T*)source, (T)0, (T)0, pe);
 }
 template <typename T>
-GIO_HDFN void shmem_atomic_fetch_nbi(T* fetch, const T* source, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_atomic_fetch_nbi(T* fetch, const T* source, int pe) {
   GIO_REQUIRE(amo_ext, "shmem_atomic_fetch_nbi");
   gio_amo_nbi<T>("shmem_atomic_fetch_nbi", nullptr, GIO_AMO_FETCH, fetch, (T*)source, (T)0, (T)0, pe);
 }
@@ -206,7 +207,7 @@ GIO_HDFN void shmem_atomic_fetch_nbi(T* fetch, const T* source, int pe) {
 // Waits and tests (the forms of GIO_WAIT_FORMS under their generic names).
 #define GIO_GEN_WAIT(RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                                   \
   template <typename T>                                                                               \
-  GIO_HDFN RET shmem_##FORM PARAMS {                                                                  \
+  GIO_HOST_DEVICE_INLINE RET shmem_##FORM PARAMS {                                                                  \
     GIO_REQUIRE(wait, "shmem_" #FORM);                                                                \
     return (RET)gio_wait<T>("shmem_" #FORM, KIND, ivars, N, IDX, ST, cmp, VALS, VEC);                 \
   }

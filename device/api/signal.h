@@ -8,7 +8,7 @@
 namespace gio {
 namespace dev {
 template <typename S>
-GIO_DFN void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
+GIO_DEVICE_INLINE void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
                            uint64_t* sig, uint64_t value, int op, int pe, bool nbi = false) {
   S::sync();
   check_signal(rt, sig, op, pe);
@@ -21,21 +21,21 @@ GIO_DFN void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void*
 }  // namespace gio
 #endif
 
-GIO_HDFN void gio_putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
+GIO_HOST_DEVICE_INLINE void gio_putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
                                 uint64_t* sig, uint64_t value, int op, int pe, bool nbi = false) {
   (void)nbi;
-  GIO_DISPATCH(::gio::dev::putmem_signal<::gio::dev::scope_thread>(rt, ctx, d, s, n, sig, value, op, pe, nbi),
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::putmem_signal<::gio::dev::scope_thread>(rt, ctx, d, s, n, sig, value, op, pe, nbi),
                gio_host_putmem_signal(rt, ctx, d, s, n, sig, value, op, pe));
 }
 
 // The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_PUT_SIGNAL(SUFFIX, SUFFIX_NBI)                                                                \
-  GIO_HDFN void shmem_ctx_putmem_signal##SUFFIX(shmem_ctx_t ctx, void* dest, const void* src,     \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_putmem_signal##SUFFIX(shmem_ctx_t ctx, void* dest, const void* src,     \
                                                 size_t n, uint64_t* sig_addr, uint64_t signal,    \
                                                 int sig_op, int pe) {                             \
     gio_putmem_signal("shmem_ctx_putmem_signal" #SUFFIX, ctx, dest, src, n, sig_addr, signal, sig_op, pe, SUFFIX_NBI); \
   }                                                                                                \
-  GIO_HDFN void shmem_putmem_signal##SUFFIX(void* dest, const void* src, size_t n,                \
+  GIO_HOST_DEVICE_INLINE void shmem_putmem_signal##SUFFIX(void* dest, const void* src, size_t n,                \
                                             uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) { \
     gio_putmem_signal("shmem_putmem_signal" #SUFFIX, nullptr, dest, src, n, sig_addr, signal, sig_op, pe, SUFFIX_NBI); \
   }
@@ -43,9 +43,9 @@ GIO_DEF_PUT_SIGNAL(, false)
 GIO_DEF_PUT_SIGNAL(_nbi, true)
 #undef GIO_DEF_PUT_SIGNAL
 
-// shmem_[ctx_]TYPE_put_signal[_nbi] (W: GIO_FN_HD's comment); CTXP is ctx_ or empty, as in the C table.
+// shmem_[ctx_]TYPE_put_signal[_nbi] (W: device/platform/forms.h); CTXP is ctx_ or empty, as in the C table.
 #define GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, CTXP, SUFFIX, NBI)                                             \
-  GIO_FN_##W void shmem_##CTXP##NAME##_put_signal##SUFFIX(GIO_SIG_CTXARG_##CTXP T* dest, const T* src,         \
+  GIO_##W##_INLINE void shmem_##CTXP##NAME##_put_signal##SUFFIX(GIO_SIG_CTXARG_##CTXP T* dest, const T* src,         \
                                                          size_t nelems, uint64_t* sig_addr, uint64_t signal,   \
                                                          int sig_op, int pe) {                                 \
     gio_putmem_signal("shmem_" #CTXP #NAME "_put_signal" #SUFFIX, GIO_SIG_CTX_##CTXP, dest, src,                \
@@ -60,12 +60,12 @@ GIO_DEF_PUT_SIGNAL(_nbi, true)
   GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, , _nbi, true)       \
   GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, ctx_, , false)      \
   GIO_DEF_TYPED_PUT_SIGNAL_CTX(W, NAME, T, ctx_, _nbi, true)
-#define GIO_DEF_TYPED_PUT_SIGNAL_HD(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(HD, NAME, T)
-#define GIO_DEF_TYPED_PUT_SIGNAL_H(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(H, NAME, T)
-GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_HD)
-GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_H)
-#undef GIO_DEF_TYPED_PUT_SIGNAL_HD
-#undef GIO_DEF_TYPED_PUT_SIGNAL_H
+#define GIO_DEF_TYPED_PUT_SIGNAL_HOST_DEVICE(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(HOST_DEVICE, NAME, T)
+#define GIO_DEF_TYPED_PUT_SIGNAL_HOST(NAME, T) GIO_DEF_TYPED_PUT_SIGNAL(HOST, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_HOST_DEVICE)
+GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_HOST)
+#undef GIO_DEF_TYPED_PUT_SIGNAL_HOST_DEVICE
+#undef GIO_DEF_TYPED_PUT_SIGNAL_HOST
 #undef GIO_DEF_TYPED_PUT_SIGNAL
 #undef GIO_DEF_TYPED_PUT_SIGNAL_CTX
 #undef GIO_SIG_CTXARG_ctx_
@@ -74,17 +74,17 @@ GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_PUT_SIGNAL_H)
 #undef GIO_SIG_CTX_
 
 // Signal-only updates (OpenSHMEM 1.6 names).
-GIO_HDFN void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_signal_set(uint64_t* sig_addr, uint64_t signal, int pe) {
   gio_putmem_signal("shmem_signal_set", nullptr, sig_addr, sig_addr, 0, sig_addr, signal,
                     SHMEM_SIGNAL_SET, pe);
 }
-GIO_HDFN void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_signal_add(uint64_t* sig_addr, uint64_t signal, int pe) {
   gio_putmem_signal("shmem_signal_add", nullptr, sig_addr, sig_addr, 0, sig_addr, signal,
                     SHMEM_SIGNAL_ADD, pe);
 }
 
-GIO_HDFN uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
+GIO_HOST_DEVICE_INLINE uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
   uint64_t v = 0;
-  GIO_DISPATCH(v = ::gio::plat::atomic_load_acquire(sig_addr), v = gio_host_signal_fetch(sig_addr));
+  GIO_DISPATCH_HOST_DEVICE(v = ::gio::plat::atomic_load_acquire(sig_addr), v = gio_host_signal_fetch(sig_addr));
   return v;
 }

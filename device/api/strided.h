@@ -23,7 +23,7 @@
 namespace gio {
 namespace dev {
 
-[[noreturn]] GIO_DOUT void fail_strided(const char* rt, gio_strided_check c, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_strided(const char* rt, gio_strided_check c, int pe) {
   if (c.fault == GIO_STRIDED_DST_STRIDE)
     GIO_DEV_FATAL(rt, "destination stride %lld (dimension %d, for PE %d) is below %lld", c.value, c.dim, pe,
                   c.bound);
@@ -34,7 +34,7 @@ namespace dev {
 
 // One put or get per block over gda or the proxy, blocks dealt to the lanes round-robin.
 template <typename S>
-GIO_DFN void strided_per_block(const char* rt, const gio_device_state_v1& st, shmem_ctx_t ctx, bool is_put,
+GIO_DEVICE_INLINE void strided_per_block(const char* rt, const gio_device_state_v1& st, shmem_ctx_t ctx, bool is_put,
                                uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, int pe, bool nbi) {
   const bool gda = st.peer_transport[pe] == GIO_TRANSPORT_GDA;
   const size_t n = shape_blocks(sh);
@@ -60,7 +60,7 @@ GIO_DFN void strided_per_block(const char* rt, const gio_device_state_v1& st, sh
 // line on GPUs: one copy per scope, not one per call site (inlined into each of a kernel's calls,
 // the word-specialised loops made ptxas take 21 GB and many minutes for test_strided).
 template <typename S>
-GIO_DOUT void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, gio_strided_check c,
+GIO_DEVICE_NOINLINE void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, gio_strided_check c,
                      gio_strided_shape sh, int pe, bool nbi) {
   S::sync();
   check_pe(rt, pe);
@@ -89,13 +89,13 @@ GIO_DOUT void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, con
 }
 
 template <typename S>
-GIO_DFN void blocks(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, ptrdiff_t dst,
+GIO_DEVICE_INLINE void blocks(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, ptrdiff_t dst,
                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem, int pe) {
   strided<S>(rt, ctx, is_put, d, s, strided_check_strides(dst, sst, 0, bsize), shape_blocks_of(dst, sst, bsize, nblocks, elem),
              pe, false);
 }
 template <typename S>
-GIO_DFN void subarray(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const ptrdiff_t* dst_strides,
+GIO_DEVICE_INLINE void subarray(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const ptrdiff_t* dst_strides,
                       const void* s, const ptrdiff_t* src_strides, const size_t* counts, int ndims, size_t elem,
                       int pe) {
   const gio_strided_check c = strided_check_subarray(dst_strides, src_strides, ndims);
@@ -108,107 +108,107 @@ GIO_DFN void subarray(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, con
 #endif
 
 // Thread scope, host and device.
-GIO_HDFN void gio_rma_blocks(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, ptrdiff_t dst,
+GIO_HOST_DEVICE_INLINE void gio_rma_blocks(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, ptrdiff_t dst,
                              ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem, int pe) {
-  GIO_DISPATCH(::gio::dev::blocks<::gio::dev::scope_thread>(rt, ctx, is_put, d, s, dst, sst, bsize, nblocks, elem, pe),
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::blocks<::gio::dev::scope_thread>(rt, ctx, is_put, d, s, dst, sst, bsize, nblocks, elem, pe),
                is_put ? gio_host_ibput(rt, ctx, d, s, dst, sst, bsize, nblocks, elem, pe)
                       : gio_host_ibget(rt, ctx, d, s, dst, sst, bsize, nblocks, elem, pe));
 }
-GIO_HDFN void gio_rma_subarray(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const ptrdiff_t* dst_strides,
+GIO_HOST_DEVICE_INLINE void gio_rma_subarray(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const ptrdiff_t* dst_strides,
                                const void* s, const ptrdiff_t* src_strides, const size_t* counts, int ndims,
                                size_t elem, int pe) {
-  GIO_DISPATCH(::gio::dev::subarray<::gio::dev::scope_thread>(rt, ctx, is_put, d, dst_strides, s, src_strides, counts,
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::subarray<::gio::dev::scope_thread>(rt, ctx, is_put, d, dst_strides, s, src_strides, counts,
                                                                ndims, elem, pe),
                is_put ? gio_host_put_subarray(rt, ctx, d, dst_strides, s, src_strides, counts, ndims, elem, pe)
                       : gio_host_get_subarray(rt, ctx, d, dst_strides, s, src_strides, counts, ndims, elem, pe));
 }
 
-// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: GIO_FN_HD's comment)
+// shmem_[ctx_]TYPE_{iput,iget,ibput,ibget} (W: device/platform/forms.h)
 // The routine names these macros generate are listed in docs/api-index.md (tests/api/api_index.py).
 #define GIO_DEF_TYPED_STRIDED(W, NAME, T)                                                                    \
-  GIO_FN_##W void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
+  GIO_##W##_INLINE void shmem_ctx_##NAME##_iput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \
     gio_rma_blocks("shmem_ctx_" #NAME "_iput", ctx, true, d, s, dst, sst, 1, n, sizeof(T), pe);             \
   }                                                                                                          \
-  GIO_FN_##W void shmem_##NAME##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+  GIO_##W##_INLINE void shmem_##NAME##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_" #NAME "_iput", nullptr, true, d, s, dst, sst, 1, n, sizeof(T), pe);             \
   }                                                                                                          \
-  GIO_FN_##W void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
+  GIO_##W##_INLINE void shmem_ctx_##NAME##_iget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                         size_t n, int pe) {                                                  \
     gio_rma_blocks("shmem_ctx_" #NAME "_iget", ctx, false, d, s, dst, sst, 1, n, sizeof(T), pe);            \
   }                                                                                                          \
-  GIO_FN_##W void shmem_##NAME##_iget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+  GIO_##W##_INLINE void shmem_##NAME##_iget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_" #NAME "_iget", nullptr, false, d, s, dst, sst, 1, n, sizeof(T), pe);            \
   }                                                                                                          \
-  GIO_FN_##W void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
+  GIO_##W##_INLINE void shmem_ctx_##NAME##_ibput(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                          size_t bsize, size_t nblocks, int pe) {                             \
     gio_rma_blocks("shmem_ctx_" #NAME "_ibput", ctx, true, d, s, dst, sst, bsize, nblocks, sizeof(T), pe);  \
   }                                                                                                          \
-  GIO_FN_##W void shmem_##NAME##_ibput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+  GIO_##W##_INLINE void shmem_##NAME##_ibput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                      size_t nblocks, int pe) {                                               \
     gio_rma_blocks("shmem_" #NAME "_ibput", nullptr, true, d, s, dst, sst, bsize, nblocks, sizeof(T), pe);  \
   }                                                                                                          \
-  GIO_FN_##W void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
+  GIO_##W##_INLINE void shmem_ctx_##NAME##_ibget(shmem_ctx_t ctx, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                          size_t bsize, size_t nblocks, int pe) {                             \
     gio_rma_blocks("shmem_ctx_" #NAME "_ibget", ctx, false, d, s, dst, sst, bsize, nblocks, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_FN_##W void shmem_##NAME##_ibget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+  GIO_##W##_INLINE void shmem_##NAME##_ibget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                      size_t nblocks, int pe) {                                               \
     gio_rma_blocks("shmem_" #NAME "_ibget", nullptr, false, d, s, dst, sst, bsize, nblocks, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_FN_##W void shmemx_ctx_##NAME##_put_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
+  GIO_##W##_INLINE void shmemx_ctx_##NAME##_put_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
                                                  const ptrdiff_t* ss, const size_t* counts, int ndims, int pe) { \
     gio_rma_subarray("shmemx_ctx_" #NAME "_put_subarray", ctx, true, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_FN_##W void shmemx_##NAME##_put_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
+  GIO_##W##_INLINE void shmemx_##NAME##_put_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
                                              const size_t* counts, int ndims, int pe) {                      \
     gio_rma_subarray("shmemx_" #NAME "_put_subarray", nullptr, true, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_FN_##W void shmemx_ctx_##NAME##_get_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
+  GIO_##W##_INLINE void shmemx_ctx_##NAME##_get_subarray(shmem_ctx_t ctx, T* d, const ptrdiff_t* ds, const T* s,   \
                                                  const ptrdiff_t* ss, const size_t* counts, int ndims, int pe) { \
     gio_rma_subarray("shmemx_ctx_" #NAME "_get_subarray", ctx, false, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_FN_##W void shmemx_##NAME##_get_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
+  GIO_##W##_INLINE void shmemx_##NAME##_get_subarray(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,   \
                                              const size_t* counts, int ndims, int pe) {                      \
     gio_rma_subarray("shmemx_" #NAME "_get_subarray", nullptr, false, d, ds, s, ss, counts, ndims, sizeof(T), pe); \
   }
-#define GIO_DEF_TYPED_STRIDED_HD(NAME, T) GIO_DEF_TYPED_STRIDED(HD, NAME, T)
-#define GIO_DEF_TYPED_STRIDED_H(NAME, T) GIO_DEF_TYPED_STRIDED(H, NAME, T)
-GIO_RMA_TYPES(GIO_DEF_TYPED_STRIDED_HD)
-GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_STRIDED_H)
-#undef GIO_DEF_TYPED_STRIDED_HD
-#undef GIO_DEF_TYPED_STRIDED_H
+#define GIO_DEF_TYPED_STRIDED_HOST_DEVICE(NAME, T) GIO_DEF_TYPED_STRIDED(HOST_DEVICE, NAME, T)
+#define GIO_DEF_TYPED_STRIDED_HOST(NAME, T) GIO_DEF_TYPED_STRIDED(HOST, NAME, T)
+GIO_RMA_TYPES(GIO_DEF_TYPED_STRIDED_HOST_DEVICE)
+GIO_RMA_HOST_TYPES(GIO_DEF_TYPED_STRIDED_HOST)
+#undef GIO_DEF_TYPED_STRIDED_HOST_DEVICE
+#undef GIO_DEF_TYPED_STRIDED_HOST
 #undef GIO_DEF_TYPED_STRIDED
 
 // shmem_[ctx_]{iput,iget,ibput,ibget}{8,...,128}
 #define GIO_DEF_SIZED_STRIDED(BITS, BYTES)                                                                   \
-  GIO_HDFN void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,   \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_iput##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                      size_t n, int pe) {                                                     \
     gio_rma_blocks("shmem_ctx_iput" #BITS, ctx, true, d, s, dst, sst, 1, n, BYTES, pe);                     \
   }                                                                                                          \
-  GIO_HDFN void shmem_iput##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+  GIO_HOST_DEVICE_INLINE void shmem_iput##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_iput" #BITS, nullptr, true, d, s, dst, sst, 1, n, BYTES, pe);                     \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,   \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_iget##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,   \
                                      size_t n, int pe) {                                                     \
     gio_rma_blocks("shmem_ctx_iget" #BITS, ctx, false, d, s, dst, sst, 1, n, BYTES, pe);                    \
   }                                                                                                          \
-  GIO_HDFN void shmem_iget##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+  GIO_HOST_DEVICE_INLINE void shmem_iget##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     gio_rma_blocks("shmem_iget" #BITS, nullptr, false, d, s, dst, sst, 1, n, BYTES, pe);                    \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,  \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                       size_t bsize, size_t nblocks, int pe) {                                \
     gio_rma_blocks("shmem_ctx_ibput" #BITS, ctx, true, d, s, dst, sst, bsize, nblocks, BYTES, pe);          \
   }                                                                                                          \
-  GIO_HDFN void shmem_ibput##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+  GIO_HOST_DEVICE_INLINE void shmem_ibput##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                   size_t nblocks, int pe) {                                                  \
     gio_rma_blocks("shmem_ibput" #BITS, nullptr, true, d, s, dst, sst, bsize, nblocks, BYTES, pe);          \
   }                                                                                                          \
-  GIO_HDFN void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,  \
+  GIO_HOST_DEVICE_INLINE void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst,  \
                                       size_t bsize, size_t nblocks, int pe) {                                \
     gio_rma_blocks("shmem_ctx_ibget" #BITS, ctx, false, d, s, dst, sst, bsize, nblocks, BYTES, pe);         \
   }                                                                                                          \
-  GIO_HDFN void shmem_ibget##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
+  GIO_HOST_DEVICE_INLINE void shmem_ibget##BITS(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,         \
                                   size_t nblocks, int pe) {                                                  \
     gio_rma_blocks("shmem_ibget" #BITS, nullptr, false, d, s, dst, sst, bsize, nblocks, BYTES, pe);         \
   }
@@ -218,21 +218,21 @@ GIO_RMA_SIZES(GIO_DEF_SIZED_STRIDED)
 // shmemx_[ctx_]{put,get}mem_subarray: counts[i] elements of elem_size bytes along dimension i
 // (0 innermost, up to 3), dst_strides[i] / src_strides[i] elements apart; strides {1, ...} make
 // rows of counts[0] contiguous elements.
-GIO_HDFN void shmemx_ctx_putmem_subarray(shmem_ctx_t ctx, void* d, const ptrdiff_t* ds, const void* s,
+GIO_HOST_DEVICE_INLINE void shmemx_ctx_putmem_subarray(shmem_ctx_t ctx, void* d, const ptrdiff_t* ds, const void* s,
                                          const ptrdiff_t* ss, const size_t* counts, int ndims, size_t elem_size,
                                          int pe) {
   gio_rma_subarray("shmemx_ctx_putmem_subarray", ctx, true, d, ds, s, ss, counts, ndims, elem_size, pe);
 }
-GIO_HDFN void shmemx_putmem_subarray(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,
+GIO_HOST_DEVICE_INLINE void shmemx_putmem_subarray(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,
                                      const size_t* counts, int ndims, size_t elem_size, int pe) {
   gio_rma_subarray("shmemx_putmem_subarray", nullptr, true, d, ds, s, ss, counts, ndims, elem_size, pe);
 }
-GIO_HDFN void shmemx_ctx_getmem_subarray(shmem_ctx_t ctx, void* d, const ptrdiff_t* ds, const void* s,
+GIO_HOST_DEVICE_INLINE void shmemx_ctx_getmem_subarray(shmem_ctx_t ctx, void* d, const ptrdiff_t* ds, const void* s,
                                          const ptrdiff_t* ss, const size_t* counts, int ndims, size_t elem_size,
                                          int pe) {
   gio_rma_subarray("shmemx_ctx_getmem_subarray", ctx, false, d, ds, s, ss, counts, ndims, elem_size, pe);
 }
-GIO_HDFN void shmemx_getmem_subarray(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,
+GIO_HOST_DEVICE_INLINE void shmemx_getmem_subarray(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,
                                      const size_t* counts, int ndims, size_t elem_size, int pe) {
   gio_rma_subarray("shmemx_getmem_subarray", nullptr, false, d, ds, s, ss, counts, ndims, elem_size, pe);
 }
@@ -240,28 +240,28 @@ GIO_HDFN void shmemx_getmem_subarray(void* d, const ptrdiff_t* ds, const void* s
 // Cooperative forms (kernels): every lane of the work-group or wave calls with the same arguments.
 #if GIO_KERNEL_COMPILER
 #define GIO_DEF_SCOPED_STRIDED1(NAME, T, SFX, S)                                                             \
-  GIO_DFN void shmemx_##NAME##_iput##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {  \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_iput##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {  \
     ::gio::dev::blocks<S>("shmemx_" #NAME "_iput" #SFX, nullptr, true, d, s, dst, sst, 1, n, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_DFN void shmemx_##NAME##_iget##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {  \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_iget##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {  \
     ::gio::dev::blocks<S>("shmemx_" #NAME "_iget" #SFX, nullptr, false, d, s, dst, sst, 1, n, sizeof(T), pe); \
   }                                                                                                          \
-  GIO_DFN void shmemx_##NAME##_ibput##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,       \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_ibput##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,       \
                                           size_t nblocks, int pe) {                                          \
     ::gio::dev::blocks<S>("shmemx_" #NAME "_ibput" #SFX, nullptr, true, d, s, dst, sst, bsize, nblocks,      \
                           sizeof(T), pe);                                                                    \
   }                                                                                                          \
-  GIO_DFN void shmemx_##NAME##_ibget##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,       \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_ibget##SFX(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,       \
                                           size_t nblocks, int pe) {                                          \
     ::gio::dev::blocks<S>("shmemx_" #NAME "_ibget" #SFX, nullptr, false, d, s, dst, sst, bsize, nblocks,     \
                           sizeof(T), pe);                                                                    \
   }                                                                                                          \
-  GIO_DFN void shmemx_##NAME##_put_subarray##SFX(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,  \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_put_subarray##SFX(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,  \
                                                  const size_t* counts, int ndims, int pe) {                  \
     ::gio::dev::subarray<S>("shmemx_" #NAME "_put_subarray" #SFX, nullptr, true, d, ds, s, ss, counts, ndims, \
                             sizeof(T), pe);                                                                  \
   }                                                                                                          \
-  GIO_DFN void shmemx_##NAME##_get_subarray##SFX(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,  \
+  GIO_DEVICE_INLINE void shmemx_##NAME##_get_subarray##SFX(T* d, const ptrdiff_t* ds, const T* s, const ptrdiff_t* ss,  \
                                                  const size_t* counts, int ndims, int pe) {                  \
     ::gio::dev::subarray<S>("shmemx_" #NAME "_get_subarray" #SFX, nullptr, false, d, ds, s, ss, counts,      \
                             ndims, sizeof(T), pe);                                                           \
@@ -274,10 +274,10 @@ GIO_RMA_TYPES(GIO_DEF_SCOPED_STRIDED)
 #undef GIO_DEF_SCOPED_STRIDED1
 
 #define GIO_DEF_SCOPED_SIZED_STRIDED1(BITS, BYTES, SFX, S)                                                   \
-  GIO_DFN void shmemx_iput##BITS##SFX(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+  GIO_DEVICE_INLINE void shmemx_iput##BITS##SFX(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
     ::gio::dev::blocks<S>("shmemx_iput" #BITS #SFX, nullptr, true, d, s, dst, sst, 1, n, BYTES, pe);         \
   }                                                                                                          \
-  GIO_DFN void shmemx_iget##BITS##SFX(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+  GIO_DEVICE_INLINE void shmemx_iget##BITS##SFX(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
     ::gio::dev::blocks<S>("shmemx_iget" #BITS #SFX, nullptr, false, d, s, dst, sst, 1, n, BYTES, pe);        \
   }
 #define GIO_DEF_SCOPED_SIZED_STRIDED(BITS, BYTES)                              \
@@ -288,12 +288,12 @@ GIO_RMA_SIZES(GIO_DEF_SCOPED_SIZED_STRIDED)
 #undef GIO_DEF_SCOPED_SIZED_STRIDED1
 
 #define GIO_DEF_SCOPED_SUBARRAY(SFX, S)                                                                      \
-  GIO_DFN void shmemx_putmem_subarray##SFX(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,  \
+  GIO_DEVICE_INLINE void shmemx_putmem_subarray##SFX(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,  \
                                            const size_t* counts, int ndims, size_t elem_size, int pe) {      \
     ::gio::dev::subarray<S>("shmemx_putmem_subarray" #SFX, nullptr, true, d, ds, s, ss, counts, ndims,       \
                             elem_size, pe);                                                                  \
   }                                                                                                          \
-  GIO_DFN void shmemx_getmem_subarray##SFX(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,  \
+  GIO_DEVICE_INLINE void shmemx_getmem_subarray##SFX(void* d, const ptrdiff_t* ds, const void* s, const ptrdiff_t* ss,  \
                                            const size_t* counts, int ndims, size_t elem_size, int pe) {      \
     ::gio::dev::subarray<S>("shmemx_getmem_subarray" #SFX, nullptr, false, d, ds, s, ss, counts, ndims,      \
                             elem_size, pe);                                                                  \

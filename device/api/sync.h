@@ -14,7 +14,7 @@
 namespace gio {
 namespace dev {
 
-GIO_DFN void sync_pes(const char* rt) {
+GIO_DEVICE_INLINE void sync_pes(const char* rt) {
   const gio_device_state_v1& st = state_checked(rt);
   const int n = st.n_pes, me = st.my_pe;
   // Every PE mapped by every other (the host agreed on it for SHMEM_TEAM_WORLD, so all PEs take
@@ -46,7 +46,7 @@ GIO_DFN void sync_pes(const char* rt) {
 }
 
 template <typename S>
-GIO_DFN void barrier(const char* rt, bool with_quiet) {
+GIO_DEVICE_INLINE void barrier(const char* rt, bool with_quiet) {
   S::sync();
   if (S::lane() == 0) {
     if (with_quiet) quiet(rt, nullptr);
@@ -59,10 +59,10 @@ GIO_DFN void barrier(const char* rt, bool with_quiet) {
 }  // namespace gio
 #endif
 
-GIO_HDFN void shmem_barrier_all(void) {
-  GIO_DISPATCH(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_barrier_all", true),
+GIO_HOST_DEVICE_INLINE void shmem_barrier_all(void) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_barrier_all", true),
                gio_host_barrier_all());
 }
-GIO_HDFN void shmem_sync_all(void) {
-  GIO_DISPATCH(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_sync_all", false), gio_host_sync_all());
+GIO_HOST_DEVICE_INLINE void shmem_sync_all(void) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::barrier<::gio::dev::scope_wg>("shmem_sync_all", false), gio_host_sync_all());
 }

@@ -19,7 +19,7 @@ namespace gio {
 namespace dev {
 
 template <typename T>
-GIO_DFN bool cmp_ok(int cmp, T a, T b) {
+GIO_DEVICE_INLINE bool cmp_ok(int cmp, T a, T b) {
   switch (cmp) {
     case SHMEM_CMP_EQ: return a == b;
     case SHMEM_CMP_NE: return a != b;
@@ -29,23 +29,23 @@ GIO_DFN bool cmp_ok(int cmp, T a, T b) {
     default: return a <= b;
   }
 }
-GIO_DFN const char* cmp_name(int cmp) {
+GIO_DEVICE_INLINE const char* cmp_name(int cmp) {
   const char* names[] = {"==", "!=", ">", ">=", "<", "<="};
   return (cmp >= 0 && cmp <= 5) ? names[cmp] : "?";
 }
 
-[[noreturn]] GIO_DOUT void fail_cmp(const char* rt, int cmp) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_cmp(const char* rt, int cmp) {
   GIO_DEV_FATAL(rt, "comparison %d is not a SHMEM_CMP_* value", cmp);
 }
 template <typename T>
-GIO_DFN void check_wait_args(const char* rt, const T* ivar, size_t n, int cmp) {
+GIO_DEVICE_INLINE void check_wait_args(const char* rt, const T* ivar, size_t n, int cmp) {
   const gio_device_state_v1& st = state_checked(rt);
   if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE) fail_cmp(rt, cmp);
   check_sym(rt, ivar, n * sizeof(T), st.my_pe);
 }
 
 template <typename T>
-GIO_DFN T wait_until(const char* rt, const T* ivar, int cmp, T value) {
+GIO_DEVICE_INLINE T wait_until(const char* rt, const T* ivar, int cmp, T value) {
   check_wait_args(rt, ivar, 1, cmp);
   T seen = plat::atomic_load_acquire(ivar);
   bounded_wait([&] { return cmp_ok(cmp, seen = plat::atomic_load_acquire(ivar), value); },
@@ -59,19 +59,19 @@ GIO_DFN T wait_until(const char* rt, const T* ivar, int cmp, T value) {
 }
 
 template <typename T>
-GIO_DFN bool test_one(const T* ivar, int cmp, T value) {
+GIO_DEVICE_INLINE bool test_one(const T* ivar, int cmp, T value) {
   return cmp_ok(cmp, plat::atomic_load_acquire(ivar), value);
 }
 // The comparison value of element i: one for all, or cmp_values[i] in the _vector forms.
 template <typename T>
-GIO_DFN T value_at(const T* vals, bool vec, size_t i) {
+GIO_DEVICE_INLINE T value_at(const T* vals, bool vec, size_t i) {
   return vals[vec ? i : 0];
 }
 
 // Index set helpers for the vector forms: status[i] != 0 excludes element i. _some answers every
 // ready index at once, so it needs no rotation to serve them all; _any does (below).
 template <typename T>
-GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* status, int cmp, const T* vals, bool vec) {
+GIO_DEVICE_INLINE size_t test_some(const T* ivars, size_t n, size_t* idx, const int* status, int cmp, const T* vals, bool vec) {
   size_t k = 0;
   for (size_t i = 0; i < n; ++i)
     if ((!status || !status[i]) && test_one(ivars + i, cmp, value_at(vals, vec, i))) idx[k++] = i;
@@ -90,13 +90,13 @@ GIO_DFN size_t test_some(const T* ivars, size_t n, size_t* idx, const int* statu
 constexpr unsigned kAnyRotorSlots = 64;
 static GIO_ROTOR_SPACE unsigned long long any_rotor[kAnyRotorSlots];
 
-GIO_DFN unsigned long long* any_rotor_slot(const void* ivars) {
+GIO_DEVICE_INLINE unsigned long long* any_rotor_slot(const void* ivars) {
   const uintptr_t a = (uintptr_t)ivars;
   return &any_rotor[((a >> 3) ^ (a >> 9) ^ (a >> 15)) % kAnyRotorSlots];
 }
 
 template <typename T>
-GIO_DFN size_t test_any(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
+GIO_DEVICE_INLINE size_t test_any(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
   if (n == 0) return SIZE_MAX;
   unsigned long long* rotor = any_rotor_slot(ivars);
   size_t i = (size_t)(plat::atomic_load_acquire(rotor) % n);
@@ -108,14 +108,14 @@ GIO_DFN size_t test_any(const T* ivars, size_t n, const int* status, int cmp, co
   return SIZE_MAX;
 }
 template <typename T>
-GIO_DFN bool test_all(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
+GIO_DEVICE_INLINE bool test_all(const T* ivars, size_t n, const int* status, int cmp, const T* vals, bool vec) {
   for (size_t i = 0; i < n; ++i)
     if ((!status || !status[i]) && !test_one(ivars + i, cmp, value_at(vals, vec, i))) return false;
   return true;
 }
 
 template <typename T, typename Done>
-GIO_DFN void wait_vector(const char* rt, const T* ivars, size_t n, int cmp, const T* vals, bool vec, Done done) {
+GIO_DEVICE_INLINE void wait_vector(const char* rt, const T* ivars, size_t n, int cmp, const T* vals, bool vec, Done done) {
   check_wait_args(rt, ivars, n, cmp);
   bounded_wait(done, [&](unsigned long long ms) {
     GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u) waited %llu ms on %llu "
@@ -128,7 +128,7 @@ GIO_DFN void wait_vector(const char* rt, const T* ivars, size_t n, int cmp, cons
 // Every wait and test form through one entry (`kind`: gio_wait_kind, a constant at each call site,
 // so the inlined switch folds to one case). `vals`: the comparison value, or one per element.
 template <typename T>
-GIO_DFN size_t wait_kind(const char* rt, int kind, const T* ivars, size_t n, size_t* idx, const int* status,
+GIO_DEVICE_INLINE size_t wait_kind(const char* rt, int kind, const T* ivars, size_t n, size_t* idx, const int* status,
                          int cmp, const T* vals, bool vec, T* seen) {
   bool any_active = false;
   switch (kind) {
@@ -166,16 +166,16 @@ GIO_DFN size_t wait_kind(const char* rt, int kind, const T* ivars, size_t n, siz
 
 // Host code and kernels: the device's waits in kernels, libgio's (host/wait.cpp) in host code.
 template <typename T>
-GIO_HDFN size_t gio_wait(const char* rt, int kind, T* ivars, size_t n, size_t* idx, const int* status, int cmp,
+GIO_HOST_DEVICE_INLINE size_t gio_wait(const char* rt, int kind, T* ivars, size_t n, size_t* idx, const int* status, int cmp,
                          const T* vals, bool vec, T* seen = nullptr) {
   size_t r = 0;
-  GIO_DISPATCH(r = ::gio::dev::wait_kind<T>(rt, kind, ivars, n, idx, status, cmp, vals, vec, seen),
+  GIO_DISPATCH_HOST_DEVICE(r = ::gio::dev::wait_kind<T>(rt, kind, ivars, n, idx, status, cmp, vals, vec, seen),
                r = gio_host_wait(rt, kind, ivars, n, sizeof(T), std::is_signed<T>::value, status, cmp, vals, vec, idx, seen));
   return r;
 }
 
 #define GIO_DEF_WAIT_FORM(NAME, T, RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                      \
-  GIO_HDFN RET shmem_##NAME##_##FORM PARAMS {                                                         \
+  GIO_HOST_DEVICE_INLINE RET shmem_##NAME##_##FORM PARAMS {                                                         \
     return (RET)gio_wait<T>("shmem_" #NAME "_" #FORM, KIND, ivars, N, IDX, ST, cmp, VALS, VEC);       \
   }
 #define GIO_DEF_WAIT(NAME, T) GIO_WAIT_FORMS(GIO_DEF_WAIT_FORM, NAME, T)
@@ -183,7 +183,7 @@ GIO_WAIT_TYPES(GIO_DEF_WAIT)
 #undef GIO_DEF_WAIT
 #undef GIO_DEF_WAIT_FORM
 
-GIO_HDFN uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
+GIO_HOST_DEVICE_INLINE uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
   uint64_t seen = 0;
   gio_wait<uint64_t>("shmem_signal_wait_until", GIO_WAIT_UNTIL, sig_addr, 1, nullptr, nullptr, cmp, &cmp_value,
                      false, &seen);

@@ -22,10 +22,10 @@ namespace gio {
 namespace dev {
 
 // Words of the LL area one sender may use on a team of n.
-GIO_DFN unsigned ll_words_per_sender(int n) { return GIO_TEAM_LL_WORDS / (unsigned)n; }
+GIO_DEVICE_INLINE unsigned ll_words_per_sender(int n) { return GIO_TEAM_LL_WORDS / (unsigned)n; }
 
 // True when a call sending `bytes` to each member may use the LL protocol on this team.
-GIO_DFN bool ll_fits(const gio_team_v1& tm, size_t bytes) {
+GIO_DEVICE_INLINE bool ll_fits(const gio_team_v1& tm, size_t bytes) {
   return gio_team_ll_fits(tm.all_p2p, tm.n_pes, tm.ll_max, bytes);
 }
 
@@ -33,7 +33,7 @@ GIO_DFN bool ll_fits(const gio_team_v1& tm, size_t bytes) {
 // generic way because the count is about to wrap (then this PE's area is cleared here; the
 // generic call's closing sync keeps every sender from writing into it before it is clean).
 template <typename S>
-GIO_DFN uint32_t ll_begin(const gio_device_state_v1& st, int t, gio_team_v1& tm) {
+GIO_DEVICE_INLINE uint32_t ll_begin(const gio_device_state_v1& st, int t, gio_team_v1& tm) {
   S::sync();
   const uint32_t seq = tm.ll_seq;  // every lane reads it before lane 0 may change it below
   S::sync();
@@ -50,12 +50,12 @@ GIO_DFN uint32_t ll_begin(const gio_device_state_v1& st, int t, gio_team_v1& tm)
 }
 
 // The words of `sender` in half (seq & 1) of a member's LL area, at the given base.
-GIO_DFN uint64_t* ll_region(uint64_t* base, uint32_t seq, int sender, int n) {
+GIO_DEVICE_INLINE uint64_t* ll_region(uint64_t* base, uint32_t seq, int sender, int n) {
   return base + (seq & 1u) * GIO_TEAM_LL_WORDS + (size_t)sender * ll_words_per_sender(n);
 }
 
 // 4 bytes of `src` at word w (fewer at the end: the rest are zero, the source is never overread).
-GIO_DFN uint32_t ll_chunk(const uint8_t* src, size_t bytes, size_t w) {
+GIO_DEVICE_INLINE uint32_t ll_chunk(const uint8_t* src, size_t bytes, size_t w) {
   uint32_t v = 0;
   const size_t at = w * 4;
   if (at + 4 <= bytes)
@@ -68,14 +68,14 @@ GIO_DFN uint32_t ll_chunk(const uint8_t* src, size_t bytes, size_t w) {
 // Stores `bytes` of src (this PE's memory) as LL words into `remote` (a peer's mapped region),
 // spread over the scope's lanes.
 template <typename S>
-GIO_DFN void ll_send(unsigned long long* remote, const uint8_t* src, size_t bytes, uint32_t seq) {
+GIO_DEVICE_INLINE void ll_send(unsigned long long* remote, const uint8_t* src, size_t bytes, uint32_t seq) {
   const size_t words = bytes ? (bytes + 3) / 4 : 1;  // an empty message still carries its flag
   for (size_t w = S::lane(); w < words; w += S::lanes())
     plat::store_relaxed_system(remote + w, ((unsigned long long)seq << 32) | ll_chunk(src, bytes, w));
 }
 
 // Waits for word w of this PE's region to show `seq`; returns its data half.
-GIO_DFN uint32_t ll_wait(const char* rt, const uint64_t* word, uint32_t seq, int t, int sender) {
+GIO_DEVICE_INLINE uint32_t ll_wait(const char* rt, const uint64_t* word, uint32_t seq, int t, int sender) {
   unsigned long long v = plat::load_polled((const unsigned long long*)word);
   if ((uint32_t)(v >> 32) == seq) return (uint32_t)v;
   bounded_wait([&] { return (uint32_t)((v = plat::load_polled((const unsigned long long*)word)) >> 32) == seq; },
@@ -90,7 +90,7 @@ GIO_DFN uint32_t ll_wait(const char* rt, const uint64_t* word, uint32_t seq, int
 
 // Receives `bytes` from the region into dst (this PE's memory), spread over the scope's lanes.
 template <typename S>
-GIO_DFN void ll_recv(const char* rt, uint8_t* dst, const uint64_t* region, size_t bytes, uint32_t seq, int t,
+GIO_DEVICE_INLINE void ll_recv(const char* rt, uint8_t* dst, const uint64_t* region, size_t bytes, uint32_t seq, int t,
                      int sender) {
   const size_t words = bytes ? (bytes + 3) / 4 : 1;
   for (size_t w = S::lane(); w < words; w += S::lanes()) {
@@ -104,7 +104,7 @@ GIO_DFN void ll_recv(const char* rt, uint8_t* dst, const uint64_t* region, size_
 }
 
 // `bytes` (<= 8 here, or any size at an offset) of an element at byte `at` of a sender's region.
-GIO_DFN void ll_read(const char* rt, uint8_t* out, const uint64_t* region, size_t at, size_t bytes, uint32_t seq,
+GIO_DEVICE_INLINE void ll_read(const char* rt, uint8_t* out, const uint64_t* region, size_t at, size_t bytes, uint32_t seq,
                      int t, int sender) {
   size_t i = 0;
   while (i < bytes) {

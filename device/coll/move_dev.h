@@ -12,23 +12,23 @@
 namespace gio {
 namespace dev {
 
-[[noreturn]] GIO_DOUT void fail_coll_arg(const char* rt, const char* what, long long v, int t) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_coll_arg(const char* rt, const char* what, long long v, int t) {
   GIO_DEV_FATAL(rt, "%s %lld is out of range for team %d", what, v, t);
 }
-[[noreturn]] GIO_DOUT void fail_overflow(const char* rt, unsigned long long a, unsigned long long b) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_overflow(const char* rt, unsigned long long a, unsigned long long b) {
   GIO_DEV_FATAL(rt, "%llu elements of %llu bytes overflow a size_t", a, b);
 }
-GIO_DFN size_t coll_bytes(const char* rt, size_t n, size_t elem) {
+GIO_DEVICE_INLINE size_t coll_bytes(const char* rt, size_t n, size_t elem) {
   if (elem && n > (size_t)-1 / elem) fail_overflow(rt, n, elem);
   return n * elem;
 }
-GIO_DFN void check_local(const char* rt, const void* p, size_t bytes) {
+GIO_DEVICE_INLINE void check_local(const char* rt, const void* p, size_t bytes) {
   if (bytes) check_sym(rt, p, bytes, GIO_DSTATE.my_pe);
 }
 
 // Moves n bytes to member i's dest (this PE's own dest without a transport).
 template <typename S>
-GIO_DOUT void push(const char* rt, const gio_team_v1& tm, int i, void* dest, const void* src, size_t n) {
+GIO_DEVICE_NOINLINE void push(const char* rt, const gio_team_v1& tm, int i, void* dest, const void* src, size_t n) {
   const gio_device_state_v1& st = GIO_DSTATE;
   if (!n) return;
   if (i == tm.my_pe)
@@ -38,13 +38,13 @@ GIO_DOUT void push(const char* rt, const gio_team_v1& tm, int i, void* dest, con
 }
 
 template <typename S>
-GIO_DFN unsigned long long* ll_remote(const gio_device_state_v1& st, int t, const gio_team_v1& tm, int member,
+GIO_DEVICE_INLINE unsigned long long* ll_remote(const gio_device_state_v1& st, int t, const gio_team_v1& tm, int member,
                                       uint32_t seq, int sender) {
   return (unsigned long long*)p2p::remote(st, ll_region(team_ll(st, t), seq, sender, tm.n_pes), tm.members[member]);
 }
 
 template <typename S>
-GIO_DOUT int broadcast(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem, int root) {
+GIO_DEVICE_NOINLINE int broadcast(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem, int root) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const size_t bytes = coll_bytes(rt, nelems, elem);
@@ -87,7 +87,7 @@ GIO_DOUT int broadcast(const char* rt, int t, void* dest, const void* source, si
 
 // Block `me` of every member's dest gets this PE's source.
 template <typename S>
-GIO_DOUT int fcollect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int fcollect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -117,7 +117,7 @@ GIO_DOUT int fcollect(const char* rt, int t, void* dest, const void* source, siz
 
 // Block i of this PE's source goes to block `me` of member i's dest.
 template <typename S>
-GIO_DOUT int alltoall(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int alltoall(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -155,7 +155,7 @@ GIO_DOUT int alltoall(const char* rt, int t, void* dest, const void* source, siz
 // member i's dest (stride dst); the gaps, which the caller owns, are never written. Over p2p each
 // lane stores elements straight into the peer's heap; elsewhere one put per element.
 template <typename S>
-GIO_DOUT int alltoalls(const char* rt, int t, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+GIO_DEVICE_NOINLINE int alltoalls(const char* rt, int t, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
@@ -191,7 +191,7 @@ GIO_DOUT int alltoalls(const char* rt, int t, void* dest, const void* source, pt
 // syncs, and each reads the sizes of the members before it to find where its block goes. A second
 // sync (in team_complete) keeps the counts until every member has read them.
 template <typename S>
-GIO_DOUT int collect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int collect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;

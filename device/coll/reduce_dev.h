@@ -37,31 +37,31 @@ struct rcomplex<std::complex<R>> : std::true_type {
   using part = R;
 };
 
-struct rop_and { template <typename T> static GIO_DFN T f(T a, T b) { return (T)(a & b); } };
-struct rop_or { template <typename T> static GIO_DFN T f(T a, T b) { return (T)(a | b); } };
-struct rop_xor { template <typename T> static GIO_DFN T f(T a, T b) { return (T)(a ^ b); } };
-struct rop_max { template <typename T> static GIO_DFN T f(T a, T b) { return a < b ? b : a; } };
-struct rop_min { template <typename T> static GIO_DFN T f(T a, T b) { return b < a ? b : a; } };
+struct rop_and { template <typename T> static GIO_DEVICE_INLINE T f(T a, T b) { return (T)(a & b); } };
+struct rop_or { template <typename T> static GIO_DEVICE_INLINE T f(T a, T b) { return (T)(a | b); } };
+struct rop_xor { template <typename T> static GIO_DEVICE_INLINE T f(T a, T b) { return (T)(a ^ b); } };
+struct rop_max { template <typename T> static GIO_DEVICE_INLINE T f(T a, T b) { return a < b ? b : a; } };
+struct rop_min { template <typename T> static GIO_DEVICE_INLINE T f(T a, T b) { return b < a ? b : a; } };
 struct rop_sum {
   template <typename T>
-  static GIO_DFN T f(T a, T b) {
+  static GIO_DEVICE_INLINE T f(T a, T b) {
     using W = typename rwide<T>::type;
     return (T)((W)a + (W)b);
   }
   template <typename R>
-  static GIO_DFN void cx(R* a, const R* b) {
+  static GIO_DEVICE_INLINE void cx(R* a, const R* b) {
     a[0] += b[0];
     a[1] += b[1];
   }
 };
 struct rop_prod {
   template <typename T>
-  static GIO_DFN T f(T a, T b) {
+  static GIO_DEVICE_INLINE T f(T a, T b) {
     using W = typename rwide<T>::type;
     return (T)((W)a * (W)b);
   }
   template <typename R>
-  static GIO_DFN void cx(R* a, const R* b) {
+  static GIO_DEVICE_INLINE void cx(R* a, const R* b) {
     const R re = a[0] * b[0] - a[1] * b[1], im = a[0] * b[1] + a[1] * b[0];
     a[0] = re;
     a[1] = im;
@@ -82,7 +82,7 @@ struct rval<T, true> {
 };
 
 template <typename T, typename Op, typename V = typename rval<T>::type>
-GIO_DFN V fold(V a, V b) {
+GIO_DEVICE_INLINE V fold(V a, V b) {
   if constexpr (rcomplex<T>::value) {
     Op::cx(a.v, b.v);
     return a;
@@ -92,7 +92,7 @@ GIO_DFN V fold(V a, V b) {
 }
 
 template <typename S, typename T, typename Op>
-GIO_DFN void reduce_ll(const char* rt, int t, gio_team_v1& tm, uint32_t seq, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_INLINE void reduce_ll(const char* rt, int t, gio_team_v1& tm, uint32_t seq, T* dest, const T* source, size_t nreduce) {
   using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -116,7 +116,7 @@ GIO_DFN void reduce_ll(const char* rt, int t, gio_team_v1& tm, uint32_t seq, T* 
 }
 
 template <typename S, typename T, typename Op>
-GIO_DFN void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_INLINE void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
   using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -158,7 +158,7 @@ GIO_DFN void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, size_t nreduc
 
 // Copies n bytes of member i's `sym` into this PE's heap buffer `to`.
 template <typename S>
-GIO_DOUT void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, const void* sym, size_t n) {
+GIO_DEVICE_NOINLINE void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, const void* sym, size_t n) {
   if (i == tm.my_pe)
     p2p::copy<S>(GIO_DSTATE, to, sym, n);
   else
@@ -166,7 +166,7 @@ GIO_DOUT void fetch(const char* rt, const gio_team_v1& tm, int i, void* to, cons
 }
 
 template <typename S, typename T, typename Op>
-GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_INLINE void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T* source, size_t nreduce) {
   using V = typename rval<T>::type;
   const int n = tm.n_pes, me = tm.my_pe;
   V* acc = (V*)team_scratch(GIO_DSTATE, t);
@@ -188,12 +188,12 @@ GIO_DFN void reduce_any(const char* rt, int t, gio_team_v1& tm, T* dest, const T
   }
 }
 
-[[noreturn]] GIO_DOUT void fail_overlap(const char* rt, const void* d, const void* s, unsigned long long bytes) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_overlap(const char* rt, const void* d, const void* s, unsigned long long bytes) {
   GIO_DEV_FATAL(rt, "dest %p and source %p overlap without being the same (%llu bytes each)", d, s, bytes);
 }
 
 template <typename S, typename T, typename Op>
-GIO_DOUT int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_NOINLINE int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
   gio_team_v1& tm = team_checked(rt, t);
   const size_t bytes = coll_bytes(rt, nreduce, sizeof(T));
   check_local(rt, dest, bytes);

@@ -17,7 +17,7 @@ namespace dev {
 namespace stream {
 
 // Part p of `parts` equal shares of n units: [lo, hi).
-GIO_DFN void share(size_t n, unsigned p, unsigned parts, size_t& lo, size_t& hi) {
+GIO_DEVICE_INLINE void share(size_t n, unsigned p, unsigned parts, size_t& lo, size_t& hi) {
   lo = n * p / parts;
   hi = n * (p + 1) / parts;
 }
@@ -26,7 +26,7 @@ GIO_DFN void share(size_t n, unsigned p, unsigned parts, size_t& lo, size_t& hi)
 // after the first starts where d is vector-aligned; copy_bytes then takes 16-byte words wherever
 // s shares d's alignment (symmetric buffers mostly do), narrower words otherwise, and copies the
 // slice's head and tail bytes itself.
-GIO_DFN void copy_slice(uint8_t* d, const uint8_t* s, size_t n, unsigned g, unsigned groups) {
+GIO_DEVICE_INLINE void copy_slice(uint8_t* d, const uint8_t* s, size_t n, unsigned g, unsigned groups) {
   size_t head = (16 - ((uintptr_t)d & 15)) & 15;
   if (head > n) head = n;
   size_t lo, hi;
@@ -37,19 +37,19 @@ GIO_DFN void copy_slice(uint8_t* d, const uint8_t* s, size_t n, unsigned g, unsi
 }
 
 // Where member i's copy of a symmetric address lies, as this PE maps it.
-GIO_DFN uint8_t* member_addr(const gio_device_state_v1& st, const gio_team_v1& tm, int i, const void* sym) {
+GIO_DEVICE_INLINE uint8_t* member_addr(const gio_device_state_v1& st, const gio_team_v1& tm, int i, const void* sym) {
   return i == tm.my_pe ? (uint8_t*)sym : p2p::remote(st, sym, tm.members[i]);
 }
 
 // Stores to peers are weakly ordered: each thread makes its own visible system-wide before the
 // kernel ends and the exit sync's signal (a release of its one thread only) goes out.
-GIO_DFN void stores_done() { plat::fence_system(); }
+GIO_DEVICE_INLINE void stores_done() { plat::fence_system(); }
 
 // Block `me` of every member i's dest gets `bytes` from source + i * stride: fcollect's stride is
 // 0 (this PE's block to everyone), alltoall's `bytes` (block i to member i). Work-group g starts
 // with the member g + 1 after this one, so the work-groups spread over the links at every moment
 // instead of all storing to one peer at a time.
-GIO_DFN void push_blocks(int t, uint8_t* dest, const uint8_t* source, size_t bytes, size_t stride) {
+GIO_DEVICE_INLINE void push_blocks(int t, uint8_t* dest, const uint8_t* source, size_t bytes, size_t stride) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];
   const int n = tm.n_pes, me = tm.my_pe;
@@ -63,7 +63,7 @@ GIO_DFN void push_blocks(int t, uint8_t* dest, const uint8_t* source, size_t byt
 
 // Member j's share of a broadcast: [lo, hi) of `bytes`, cut at multiples of 16 so every share
 // keeps the buffers' alignment.
-GIO_DFN void bcast_share(size_t bytes, int j, int n, size_t& lo, size_t& hi) {
+GIO_DEVICE_INLINE void bcast_share(size_t bytes, int j, int n, size_t& lo, size_t& hi) {
   lo = j == 0 ? 0 : bytes * (size_t)j / (size_t)n / 16 * 16;
   hi = j + 1 == n ? bytes : bytes * (size_t)(j + 1) / (size_t)n / 16 * 16;
 }
@@ -74,7 +74,7 @@ GIO_DFN void bcast_share(size_t bytes, int j, int n, size_t& lo, size_t& hi) {
 // scatter and an all-gather do. On 2 members phase 0 alone pulls everything: the second pull
 // only adds a sync there (4 H200s, 256 MiB: two pulls 213 GB/s at 4 PEs against 120 for one,
 // but 323 against 348 at 2; results/2026-11-27-4xh200-s18).
-GIO_DFN void broadcast(int t, uint8_t* dest, const uint8_t* source, size_t bytes, int root, int phase) {
+GIO_DEVICE_INLINE void broadcast(int t, uint8_t* dest, const uint8_t* source, size_t bytes, int root, int phase) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];
   const int n = tm.n_pes, me = tm.my_pe;

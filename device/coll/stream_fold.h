@@ -35,11 +35,11 @@ struct fold_view {
 
   // A type whose elements cannot reach the source's 16-byte boundary (a 16-byte complex at an
   // 8-byte address) has no vectors: the pull folds it element by element.
-  static GIO_DFN bool has_vectors(const T* source) { return head_bytes(source) % sizeof(E) == 0; }
-  static GIO_DFN size_t head_bytes(const T* source) { return (16 - ((uintptr_t)source & 15)) & 15; }
+  static GIO_DEVICE_INLINE bool has_vectors(const T* source) { return head_bytes(source) % sizeof(E) == 0; }
+  static GIO_DEVICE_INLINE size_t head_bytes(const T* source) { return (16 - ((uintptr_t)source & 15)) & 15; }
 
   // Every lane of the work-group calls this; `table` is a __shared__ array of at least n entries.
-  GIO_DFN fold_view(uint8_t** table, const gio_device_state_v1& st, const gio_team_v1& tm, T* dest, const T* source,
+  GIO_DEVICE_INLINE fold_view(uint8_t** table, const gio_device_state_v1& st, const gio_team_v1& tm, T* dest, const T* source,
                     size_t nreduce)
       : base(table), soff((size_t)((const uint8_t*)source - st.heap_base)),
         doff((size_t)((uint8_t*)dest - st.heap_base)), n(tm.n_pes), me(tm.my_pe),
@@ -52,18 +52,18 @@ struct fold_view {
     nv = (nreduce - h) / K;
     tail = h + nv * K;
   }
-  GIO_DFN const E* src(int i) const { return (const E*)(base[i] + soff); }
-  GIO_DFN E* dst(int i) const { return (E*)(base[i] + doff); }
-  GIO_DFN const vec* sv(int i) const { return (const vec*)(src(i) + h); }
+  GIO_DEVICE_INLINE const E* src(int i) const { return (const E*)(base[i] + soff); }
+  GIO_DEVICE_INLINE E* dst(int i) const { return (E*)(base[i] + doff); }
+  GIO_DEVICE_INLINE const vec* sv(int i) const { return (const vec*)(src(i) + h); }
   // Element e: one lane loads it from every member, folds in member order, stores it everywhere.
-  GIO_DFN void fold_one(size_t e) const {
+  GIO_DEVICE_INLINE void fold_one(size_t e) const {
     E acc = src(0)[e];
     for (int i = 1; i < n; ++i) acc = fold<T, Op>(acc, src(i)[e]);
     for (int k = 1; k <= n; ++k) dst((me + k) % n)[e] = acc;
   }
   // The elements before the first vector (member 0's work-group 0) and after the last (member
   // n - 1's last work-group).
-  GIO_DFN void fold_edges(unsigned g, unsigned groups, size_t nreduce) const {
+  GIO_DEVICE_INLINE void fold_edges(unsigned g, unsigned groups, size_t nreduce) const {
     const unsigned lane = plat::wg_thread(), lanes = plat::wg_size();
     if (me == 0 && g == 0)
       for (size_t e = lane; e < h; e += lanes) fold_one(e);
@@ -71,7 +71,7 @@ struct fold_view {
       for (size_t e = tail + lane; e < nreduce; e += lanes) fold_one(e);
   }
   // Vector v (counted from h) of member i's dest.
-  GIO_DFN void put(int i, size_t v, const vec& x) const {
+  GIO_DEVICE_INLINE void put(int i, size_t v, const vec& x) const {
     if (dvec) {
       ((vec*)(dst(i) + h))[v] = x;
     } else {
@@ -83,7 +83,7 @@ struct fold_view {
 };
 
 template <typename T, typename Op>
-GIO_DFN void reduce(int t, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_INLINE void reduce(int t, T* dest, const T* source, size_t nreduce) {
   using F = fold_view<T, Op>;
   using vec = typename F::vec;
   constexpr size_t K = F::K;

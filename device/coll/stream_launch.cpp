@@ -32,7 +32,7 @@ namespace stream_launch {
 namespace {
 
 // Routine names for device messages (timeouts): a string the kernel can read.
-GIO_DFN const char* op_name(stream_op op) {
+GIO_DEVICE_INLINE const char* op_name(stream_op op) {
   switch (op) {
     case stream_op::barrier: return "shmemx_barrier_on_stream";
     case stream_op::broadcast: return "shmemx_broadcastmem_on_stream";

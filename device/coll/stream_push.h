@@ -40,7 +40,7 @@ constexpr unsigned kPushCountBits = 24;  // a flag's chunk count; the call numbe
 
 // A flag store after the caller's release fence: a relaxed system-scope store on GPUs; on the host
 // platform a release store, the form ThreadSanitizer models (it ignores standalone fences).
-GIO_DFN void push_flag_store(uint64_t* p, uint64_t v) {
+GIO_DEVICE_INLINE void push_flag_store(uint64_t* p, uint64_t v) {
 #if defined(GIO_PLATFORM_HOST)
   plat::store_release_system((unsigned long long*)p, v);
 #else
@@ -49,7 +49,7 @@ GIO_DFN void push_flag_store(uint64_t* p, uint64_t v) {
 }
 
 template <typename T, typename Op>
-GIO_DFN void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_t* area, size_t chunk,
+GIO_DEVICE_INLINE void reduce_push(int t, T* dest, const T* source, size_t nreduce, uint8_t* area, size_t chunk,
                          uint64_t seq) {
   using F = fold_view<T, Op>;
   using vec = typename F::vec;

@@ -15,28 +15,28 @@
 namespace gio {
 namespace dev {
 
-GIO_DFN gio_team_v1* team_table(const gio_device_state_v1& st) {
+GIO_DEVICE_INLINE gio_team_v1* team_table(const gio_device_state_v1& st) {
   return (gio_team_v1*)(st.heap_base + GIO_HEAP_TEAM_TABLE);
 }
 // The slot's LL area (two halves of GIO_TEAM_LL_WORDS) and its local scratch, in this PE's heap.
-GIO_DFN uint64_t* team_ll(const gio_device_state_v1& st, int t) {
+GIO_DEVICE_INLINE uint64_t* team_ll(const gio_device_state_v1& st, int t) {
   return (uint64_t*)(st.heap_base + GIO_HEAP_TEAM_COLL + (size_t)t * GIO_TEAM_COLL_BYTES);
 }
-GIO_DFN uint8_t* team_scratch(const gio_device_state_v1& st, int t) {
+GIO_DEVICE_INLINE uint8_t* team_scratch(const gio_device_state_v1& st, int t) {
   return (uint8_t*)team_ll(st, t) + 2u * GIO_TEAM_LL_WORDS * 8u;
 }
 
-[[noreturn]] GIO_DOUT void fail_team(const char* rt, int t) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_team(const char* rt, int t) {
   if (t == SHMEM_TEAM_INVALID)
     GIO_DEV_FATAL(rt, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
   GIO_DEV_FATAL(rt, "team handle %d is not a team of this PE (never created, or destroyed)", t);
 }
 
-GIO_DFN bool team_live(const gio_device_state_v1& st, int t) {
+GIO_DEVICE_INLINE bool team_live(const gio_device_state_v1& st, int t) {
   return (unsigned)t < GIO_MAX_TEAMS && team_table(st)[t].magic == GIO_TEAM_MAGIC;
 }
 // The live team behind a handle, or a fatal error naming the routine.
-GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
+GIO_DEVICE_INLINE gio_team_v1& team_checked(const char* rt, int t) {
   const gio_device_state_v1& st = state_checked(rt);
   if (!team_live(st, t)) fail_team(rt, t);
   return team_table(st)[t];
@@ -45,7 +45,7 @@ GIO_DFN gio_team_v1& team_checked(const char* rt, int t) {
 // Waits until round `round`'s counter reaches `need`. A timeout names the PE waited for (`from`),
 // or, where one counter gathers a signal from each other member (from < 0), how many: the counter
 // then says how many are missing, not whose.
-GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, uint64_t need, int from) {
+GIO_DEVICE_INLINE void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, uint64_t need, int from) {
   uint64_t seen = 0;
   bounded_wait([&] { return (seen = plat::atomic_load_acquire(&tm.sync[round])) >= need; },
                [&](unsigned long long ms) {
@@ -71,7 +71,7 @@ GIO_DFN void team_sync_wait(const char* rt, int t, gio_team_v1& tm, int round, u
 // member's signal, where the general path fences per signal (4xH200, results/probes/sync_floor.cu:
 // one fence and three adds 1.68 us a sync, a release on each add 3.41 us). The adds return nothing.
 static_assert(GIO_TEAM_SYNC_ONE_ROUND_MAX <= 8, "team_sync_p2p reads a team's members as one 8-byte word");
-GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me) {
+GIO_DEVICE_INLINE void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me) {
   const gio_device_state_v1& st = GIO_DSTATE;
   uint64_t members;  // the first 8 world PEs of the team: eight loads of one line, all in flight
   memcpy(&members, tm.members, sizeof members);
@@ -91,7 +91,7 @@ GIO_DFN void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me
 // typed routine at each scope, the gda and proxy paths made a file using many of them take
 // minutes to compile for a GPU.
 // Teams of 3 to 8 members take one round instead (runtime/team.h says why it is a barrier).
-GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
+GIO_DEVICE_NOINLINE void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
   const int n = tm.n_pes, me = tm.my_pe;
   const bool one = gio_team_sync_one_round(n);
   if (tm.all_p2p && (one || n == 2)) {
@@ -110,7 +110,7 @@ GIO_DOUT void team_sync_rounds(const char* rt, int t, gio_team_v1& tm) {
 
 // shmem_team_sync: every member has entered once it returns (no RMA completion, as the spec says).
 template <typename S>
-GIO_DFN int team_sync(const char* rt, int t) {
+GIO_DEVICE_INLINE int team_sync(const char* rt, int t) {
   gio_team_v1& tm = team_checked(rt, t);
   S::sync();
   if (S::lane() == 0) team_sync_rounds(rt, t, tm);
@@ -120,27 +120,27 @@ GIO_DFN int team_sync(const char* rt, int t) {
 
 // The end of every generic collective: this scope's puts complete (quiet), then the team syncs, so
 // each member's dest holds everything sent to it when the call returns anywhere.
-GIO_DOUT void team_quiet_sync(const char* rt, int t, gio_team_v1& tm) {
+GIO_DEVICE_NOINLINE void team_quiet_sync(const char* rt, int t, gio_team_v1& tm) {
   quiet(rt, nullptr);
   team_sync_rounds(rt, t, tm);
 }
 template <typename S>
-GIO_DFN void team_complete(const char* rt, int t, gio_team_v1& tm) {
+GIO_DEVICE_INLINE void team_complete(const char* rt, int t, gio_team_v1& tm) {
   S::sync();
   if (S::lane() == 0) team_quiet_sync(rt, t, tm);
   S::sync();
 }
 
-GIO_DFN int team_my_pe(int t) {
+GIO_DEVICE_INLINE int team_my_pe(int t) {
   const gio_device_state_v1& st = state_checked("shmem_team_my_pe");
   return team_live(st, t) ? team_table(st)[t].my_pe : -1;
 }
-GIO_DFN int team_n_pes(int t) {
+GIO_DEVICE_INLINE int team_n_pes(int t) {
   const gio_device_state_v1& st = state_checked("shmem_team_n_pes");
   return team_live(st, t) ? team_table(st)[t].n_pes : -1;
 }
 // -1 for an invalid team, a PE outside the source team, or one that is not in the dest team.
-GIO_DFN int team_translate_pe(int src, int src_pe, int dest) {
+GIO_DEVICE_INLINE int team_translate_pe(int src, int src_pe, int dest) {
   const gio_device_state_v1& st = state_checked("shmem_team_translate_pe");
   if (!team_live(st, src) || !team_live(st, dest)) return -1;
   const gio_team_v1& s = team_table(st)[src];

@@ -25,7 +25,7 @@
 namespace gio {
 namespace dev {
 
-[[noreturn]] GIO_DFN void die(int status) {
+[[noreturn]] GIO_DEVICE_INLINE void die(int status) {
 #if defined(GIO_PLATFORM_HOST)
   gio_host_abort(status);
 #elif defined(GIO_PLATFORM_CUDA)
@@ -39,14 +39,14 @@ namespace dev {
 }
 
 // The failure halves below are out of line: the checks inline to a compare and a branch.
-[[noreturn]] GIO_DOUT void fail_init(const char* routine) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_init(const char* routine) {
   GIO_DEV_PRINT("GIO error: %s called in a kernel before shmem_init (or after shmem_finalize)\n", routine);
   die(GIO_ERR_INIT);
 }
-[[noreturn]] GIO_DOUT void fail_pe(const char* routine, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_pe(const char* routine, int pe) {
   GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d)", pe, GIO_DSTATE.n_pes);
 }
-[[noreturn]] GIO_DOUT void fail_sym(const char* routine, const void* p, size_t n, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_sym(const char* routine, const void* p, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const uint8_t* a = (const uint8_t*)p;
   if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size)
@@ -56,20 +56,20 @@ namespace dev {
                 (unsigned long long)n, (unsigned long long)(a - st.heap_base), pe,
                 (unsigned long long)st.heap_size);
 }
-[[noreturn]] GIO_DOUT void fail_align(const char* routine, const void* p, size_t align, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_align(const char* routine, const void* p, size_t align, int pe) {
   GIO_DEV_FATAL(routine, "address %p (for PE %d) is not %llu-byte aligned", p, pe, (unsigned long long)align);
 }
 
 // The state libgio wrote follows another contract than this module's headers: its layout past the
 // version fields cannot be trusted, so nothing else of it is read (not even the PE).
-[[noreturn]] GIO_DOUT void fail_contract(const char* routine) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_contract(const char* routine) {
   GIO_DEV_PRINT("GIO error: %s: kernel module built against contract %u.%u, libgio provides %u.%u\n", routine,
                 (unsigned)GIO_CONTRACT_MAJOR, (unsigned)GIO_CONTRACT_MINOR, (unsigned)GIO_DSTATE.version_major,
                 (unsigned)GIO_DSTATE.version_minor);
   die(GIO_ERR_INIT);
 }
 
-GIO_DFN const gio_device_state_v1& state_checked(const char* routine) {
+GIO_DEVICE_INLINE const gio_device_state_v1& state_checked(const char* routine) {
   if (GIO_DSTATE.magic != GIO_STATE_MAGIC) fail_init(routine);
   // A newer minor only adds fields at the end, which this module does not read. (+ 1 on both
   // sides: at minor 0 a plain `< 0` is a comparison nvcc warns about in every kernel file.)
@@ -83,7 +83,7 @@ constexpr uint64_t kStateHead =
     (uint64_t)GIO_STATE_MAGIC | (uint64_t)GIO_CONTRACT_MAJOR << 32 | (uint64_t)GIO_CONTRACT_MINOR << 48;
 
 // check_pe's slow half: the full state check (a newer minor passes, with the PE checked after it).
-GIO_DOUT void check_pe_slow(const char* routine, int pe) {
+GIO_DEVICE_NOINLINE void check_pe_slow(const char* routine, int pe) {
   const gio_device_state_v1& st = state_checked(routine);
   if ((unsigned)pe >= (unsigned)st.n_pes) fail_pe(routine, pe);
 }
@@ -97,14 +97,14 @@ GIO_DOUT void check_pe_slow(const char* routine, int pe) {
 // whatever the layout, and used only when the head matched. A state that is not this exact
 // contract (not initialized, another major, a newer minor) takes the slow half, which reports the
 // first two and lets the third through.
-GIO_DFN void check_pe(const char* routine, int pe) {
+GIO_DEVICE_INLINE void check_pe(const char* routine, int pe) {
   uint64_t head;
   __builtin_memcpy(&head, &GIO_DSTATE, sizeof head);
   if ((head != kStateHead) | ((unsigned)pe >= (unsigned)GIO_DSTATE.n_pes)) check_pe_slow(routine, pe);
 }
 
 // [p, p+n) must lie in the user part of the symmetric heap.
-GIO_DFN void check_sym(const char* routine, const void* p, size_t n, int pe) {
+GIO_DEVICE_INLINE void check_sym(const char* routine, const void* p, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const uint8_t* a = (const uint8_t*)p;
   if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size ||
@@ -112,20 +112,20 @@ GIO_DFN void check_sym(const char* routine, const void* p, size_t n, int pe) {
     fail_sym(routine, p, n, pe);
 }
 
-GIO_DFN void check_align(const char* routine, const void* p, size_t align, int pe) {
+GIO_DEVICE_INLINE void check_align(const char* routine, const void* p, size_t align, int pe) {
   if ((uintptr_t)p % align) fail_align(routine, p, align, pe);
 }
 
 // [p, p + n) lies wholly inside this PE's symmetric heap: the local buffers a transport can name by
 // heap offset or the heap's key (gda, proxy); others are staged.
-GIO_DFN bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
+GIO_DEVICE_INLINE bool in_heap(const gio_device_state_v1& st, const void* p, size_t n) {
   const uint8_t* a = (const uint8_t*)p;
   return a >= st.heap_base && a < st.heap_base + st.heap_size && n <= st.heap_size - (uint64_t)(a - st.heap_base);
 }
 
 // Prints the timeout report (out of line) and stops.
 template <typename Fail>
-[[noreturn]] GIO_DOUT void fail_timeout(Fail fail, unsigned long long ms) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_timeout(Fail fail, unsigned long long ms) {
   fail(ms);
 #if defined(GIO_PLATFORM_HOST)
   ::gio::host::wave_wait_report();  // lockstep-wave mode: wave-mates held at this wait's end
@@ -142,7 +142,7 @@ struct wait_site {
 // Spin until done() holds, relaxing between polls; past GIO_TIMEOUT_MS call fail(elapsed_ms).
 // The clock is read every 64 polls so the fast path is a tight load loop.
 template <typename Done, typename Fail>
-GIO_DFN void bounded_wait(Done done, Fail fail) {
+GIO_DEVICE_INLINE void bounded_wait(Done done, Fail fail) {
 #if defined(GIO_PLATFORM_HOST)
   // Lockstep-wave mode (hip_host.h): leaving this scope is the wait's reconvergence point.
   ::gio::host::wave_wait_scope reconverge(&wait_site<Done>::tag);

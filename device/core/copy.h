@@ -29,7 +29,7 @@ struct word1 {
 // d's alignment and the count allow, up to M bytes (s shares d's alignment modulo M: the caller
 // checked). Byte stores would make an 8-byte put eight separate remote writes.
 template <size_t M>
-GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
+GIO_DEVICE_INLINE void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
   while (n) {
     const uintptr_t a = (uintptr_t)d;
     size_t w = 1;
@@ -56,7 +56,7 @@ GIO_DFN void copy_small(uint8_t* d, const uint8_t* s, size_t n) {
 // striding over words. Each lane keeps B loads in flight before it stores them: a load-then-store
 // loop waits one full memory latency per word (one thread copied 4 KiB at ~6 words per µs).
 template <typename W, unsigned B, bool TailBatch>
-GIO_DFN void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
+GIO_DEVICE_INLINE void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsigned lane, unsigned lanes) {
   // Head bytes up to W alignment of the destination, by one lane.
   const size_t head = (W::align - ((uintptr_t)d & (W::align - 1))) & (W::align - 1);  // < 16 < n
   if (head && lane == 0) copy_small<W::align>(d, s, head);
@@ -98,19 +98,19 @@ template <typename T, unsigned K>
 struct lane_words {
   T w;
   lane_words<T, K - 1> rest;
-  GIO_DFN void load(const uint8_t* s, unsigned n, unsigned off, unsigned step) {
+  GIO_DEVICE_INLINE void load(const uint8_t* s, unsigned n, unsigned off, unsigned step) {
     w = off < n ? *(const T*)(s + off) : T();
     rest.load(s, n, off + step, step);
   }
-  GIO_DFN void store(uint8_t* d, unsigned n, unsigned off, unsigned step, bool go) const {
+  GIO_DEVICE_INLINE void store(uint8_t* d, unsigned n, unsigned off, unsigned step, bool go) const {
     if (go && off < n) *(T*)(d + off) = w;
     rest.store(d, n, off + step, step, go);
   }
 };
 template <typename T>
 struct lane_words<T, 0> {
-  GIO_DFN void load(const uint8_t*, unsigned, unsigned, unsigned) {}
-  GIO_DFN void store(uint8_t*, unsigned, unsigned, unsigned, bool) const {}
+  GIO_DEVICE_INLINE void load(const uint8_t*, unsigned, unsigned, unsigned) {}
+  GIO_DEVICE_INLINE void store(uint8_t*, unsigned, unsigned, unsigned, bool) const {}
 };
 
 // A cooperative copy in which every lane moves at most K words (S::inline_words), all of one
@@ -133,7 +133,7 @@ struct lane_words<T, 0> {
 // every call). A symmetric address stands for its peer mapping there: a peer's heap is mapped at an
 // address congruent to this PE's heap modulo GIO_P2P_MAP_ALIGN (runtime/defs.h).
 template <typename T, unsigned K, bool LoadFirst>
-GIO_DFN bool copy_lane_words_of(uint8_t* d, const uint8_t* s, size_t n, bool go, unsigned lane, unsigned lanes) {
+GIO_DEVICE_INLINE bool copy_lane_words_of(uint8_t* d, const uint8_t* s, size_t n, bool go, unsigned lane, unsigned lanes) {
   if (n > (size_t)K * lanes * sizeof(T)) return false;
   if (!LoadFirst && !go) return false;
   // Offsets in 32 bits from here (n is at most K x 1024 lanes x 16 bytes): half the compares.
@@ -144,7 +144,7 @@ GIO_DFN bool copy_lane_words_of(uint8_t* d, const uint8_t* s, size_t n, bool go,
   return go;
 }
 template <typename S, bool LoadFirst>
-GIO_DFN bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {
+GIO_DEVICE_INLINE bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {
   constexpr unsigned K = S::inline_words;
   const unsigned lane = S::lane(), lanes = S::lanes();
   if ((align & 15) == 0) return copy_lane_words_of<word16::type, K, LoadFirst>(d, s, n, go, lane, lanes);
@@ -156,7 +156,7 @@ GIO_DFN bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_t* s, size
 
 // Copy n bytes with the widest access both pointers' alignment allows.
 template <typename S>
-GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
+GIO_DEVICE_INLINE void copy_bytes(void* dst, const void* src, size_t n) {
   uint8_t* d = (uint8_t*)dst;
   const uint8_t* s = (const uint8_t*)src;
   uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
@@ -197,12 +197,12 @@ GIO_DFN void copy_bytes(void* dst, const void* src, size_t n) {
 // whose network transfer dwarfs the copy.
 struct scope_stage {
   static constexpr bool one_lane = false;  // (no bulk-copy stage, no batched tail)
-  static GIO_DFN unsigned lane() { return 0; }
-  static GIO_DFN unsigned lanes() { return 1; }
-  static GIO_DFN void sync() {}
+  static GIO_DEVICE_INLINE unsigned lane() { return 0; }
+  static GIO_DEVICE_INLINE unsigned lanes() { return 1; }
+  static GIO_DEVICE_INLINE void sync() {}
   static constexpr unsigned copy_batch = 8;
 };
-GIO_DOUT void copy_stage(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_stage>(d, s, n); }
+GIO_DEVICE_NOINLINE void copy_stage(uint8_t* d, const uint8_t* s, size_t n) { copy_bytes<scope_stage>(d, s, n); }
 
 }  // namespace dev
 }  // namespace gio

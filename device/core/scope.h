@@ -11,9 +11,9 @@ namespace dev {
 
 struct scope_thread {
   static constexpr bool one_lane = true;  // known at compile time: only it may take a bulk-copy stage
-  static GIO_DFN unsigned lane() { return 0; }
-  static GIO_DFN unsigned lanes() { return 1; }
-  static GIO_DFN void sync() {}
+  static GIO_DEVICE_INLINE unsigned lane() { return 0; }
+  static GIO_DEVICE_INLINE unsigned lanes() { return 1; }
+  static GIO_DEVICE_INLINE void sync() {}
   // Loads one lane keeps in flight while copying. A lone thread has only its own loads to hide
   // the load latency behind, so it goes deeper (16 x 16 B = 64 registers) than a lane of a group.
   // (An L1 prefetch of the source first gained nothing on H200: 4 KiB stayed at 6.4-6.5 us.)
@@ -22,13 +22,13 @@ struct scope_thread {
 };
 struct scope_wave {
   static constexpr bool one_lane = false;
-  static GIO_DFN unsigned lane() { return plat::wave_lane(); }
-  static GIO_DFN unsigned lanes() { return plat::wave_active(); }
-  static GIO_DFN void sync() { plat::wave_sync(); }
+  static GIO_DEVICE_INLINE unsigned lane() { return plat::wave_lane(); }
+  static GIO_DEVICE_INLINE unsigned lanes() { return plat::wave_active(); }
+  static GIO_DEVICE_INLINE void sync() { plat::wave_sync(); }
   // A cooperative put or get's "done inline?", which every lane computes alike, as a value the
   // compiler knows is uniform (plat::wave_uniform): 8 B wave puts at 132 work-groups went from
   // 3,363 to 4,006-4,010 million/s, one call 355 -> 356 cycles (results/2026-11-28-2xh200-s25, c).
-  static GIO_DFN bool agree(bool p) { return plat::wave_uniform(p); }
+  static GIO_DEVICE_INLINE bool agree(bool p) { return plat::wave_uniform(p); }
   static constexpr unsigned copy_batch = 8;
   // Words per lane a put or get copies inline (copy_lane_words): 2 KiB of 16-byte words at 32
   // lanes. Out of line, a 1-2 KiB wave put cost about twice NVSHMEM's inline loop (results s17).
@@ -36,12 +36,12 @@ struct scope_wave {
 };
 struct scope_wg {
   static constexpr bool one_lane = false;
-  static GIO_DFN unsigned lane() { return plat::wg_thread(); }
-  static GIO_DFN unsigned lanes() { return plat::wg_size(); }
-  static GIO_DFN void sync() { plat::wg_sync(); }
+  static GIO_DEVICE_INLINE unsigned lane() { return plat::wg_thread(); }
+  static GIO_DEVICE_INLINE unsigned lanes() { return plat::wg_size(); }
+  static GIO_DEVICE_INLINE void sync() { plat::wg_sync(); }
   // As the wave's, without the vote: with it, 8 B work-group puts at 132 work-groups went from 491
   // to 479 million/s and one call from 328 to 341 cycles (results/2026-11-28-2xh200-s25, c).
-  static GIO_DFN bool agree(bool p) { return p; }
+  static GIO_DEVICE_INLINE bool agree(bool p) { return p; }
   static constexpr unsigned copy_batch = 8;
   // One word per lane is already 4 KiB at 256 lanes; more would only add registers to kernels
   // that call work-group puts under a register cap (Jacobi2D's persistent kernel, 64).

@@ -5,26 +5,26 @@
 #include "runtime/api/types.h"  // shmem_ctx_t
 #include "runtime/host_entry.h"
 #include "device/gda/gda_ops.h"
+#include "device/p2p/amo.h"
 #include "device/p2p/p2p.h"
 #include "device/proxy/proxy_ops.h"
-
 
 #if GIO_KERNEL_COMPILER
 namespace gio {
 namespace dev {
 
-[[noreturn]] GIO_DOUT void no_transport(const char* routine, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void no_transport(const char* routine, int pe) {
   GIO_DEV_FATAL(routine, "PE %d is not reachable from this PE (transport id %d)", pe,
                 (int)GIO_DSTATE.peer_transport[pe]);
 }
 
-[[noreturn]] GIO_DOUT void fail_ctx(const char* routine, shmem_ctx_t ctx) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_ctx(const char* routine, shmem_ctx_t ctx) {
   GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
 }
 
 // A user context must be a slot of the context table (or SHMEM_CTX_DEFAULT == nullptr). This part
 // is arithmetic on the constant state, so every routine pays it.
-GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
+GIO_DEVICE_INLINE void check_ctx(const char* routine, shmem_ctx_t ctx) {
   if (ctx == nullptr) return;
   const gio_device_state_v1& st = GIO_DSTATE;
   const uintptr_t off = (uintptr_t)ctx - (uintptr_t)st.ctx_table;
@@ -33,13 +33,13 @@ GIO_DFN void check_ctx(const char* routine, shmem_ctx_t ctx) {
 // ... and one shmemx_wg_ctx_create handed out and nobody destroyed. This reads the context from
 // global memory (an L2 round trip after any system-scope acquire, ~0.2 us), so only the paths that
 // use the context's queues pay it: p2p never reads the context.
-GIO_DFN void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
+GIO_DEVICE_INLINE void check_ctx_live(const char* routine, shmem_ctx_t ctx) {
   if (ctx != nullptr && (ctx->magic != GIO_CTX_MAGIC || !ctx->in_use)) fail_ctx(routine, ctx);
 }
 
 // The checks every put and get makes, in their order; false when there is nothing to move (n = 0:
 // nothing is addressed, whatever the pointers, and every lane of a scope agrees).
-GIO_DFN bool check_rma(const char* rt, shmem_ctx_t ctx, const void* sym, size_t n, int pe) {
+GIO_DEVICE_INLINE bool check_rma(const char* rt, shmem_ctx_t ctx, const void* sym, size_t n, int pe) {
   check_pe(rt, pe);
   if (n == 0) return false;
   check_sym(rt, sym, n, pe);
@@ -57,14 +57,14 @@ GIO_DFN bool check_rma(const char* rt, shmem_ctx_t ctx, const void* sym, size_t 
 // view, the sync stays a divergence check and a WARPSYNC (tests/sass/check_scope_sync.py). A
 // thread-scope call syncs nothing.
 template <typename S, typename Post>
-GIO_DFN void lane_done(Post post) {
+GIO_DEVICE_INLINE void lane_done(Post post) {
   if (S::lane() == 0) post();
   S::sync();
 }
 
 // put's transport switch, after the checks.
 template <typename S>
-GIO_DFN void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+GIO_DEVICE_INLINE void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::put<S>(st, p2p::remote(st, dst, pe), src, n); return;
@@ -80,7 +80,7 @@ GIO_DFN void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* 
   }
 }
 template <typename S>
-GIO_DOUT void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+GIO_DEVICE_NOINLINE void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
 }
 
@@ -95,7 +95,7 @@ GIO_DOUT void put_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const v
 static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
 
 template <typename S>
-GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
+GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   if constexpr (S::one_lane) {
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
@@ -120,7 +120,7 @@ GIO_DFN void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
 
 // get's transport switch, after the checks; cooperative scopes as put.
 template <typename S>
-GIO_DFN void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DEVICE_INLINE void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::get<S>(st, dst, p2p::remote(st, src, pe), n); return;
@@ -136,12 +136,12 @@ GIO_DFN void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* 
   }
 }
 template <typename S>
-GIO_DOUT void get_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DEVICE_NOINLINE void get_switch_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   get_switch<S>(rt, ctx, dst, src, n, pe);
 }
 
 template <typename S>
-GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   if constexpr (S::one_lane) {
     if (!check_rma(rt, ctx, src, n, pe)) return;
     get_switch<S>(rt, ctx, dst, src, n, pe);
@@ -159,7 +159,7 @@ GIO_DFN void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, si
 }
 
 // Transport-wide ordering points of the calling thread's context.
-GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
+GIO_DEVICE_INLINE void quiet(const char* rt, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = state_checked(rt);
   check_ctx(rt, ctx);
   p2p::quiet();
@@ -172,7 +172,7 @@ GIO_DFN void quiet(const char* rt, shmem_ctx_t ctx) {
     proxy::quiet(rt, st, ctx);
   }
 }
-GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
+GIO_DEVICE_INLINE void fence(const char* rt, shmem_ctx_t ctx) {
   const gio_device_state_v1& st = state_checked(rt);
   check_ctx(rt, ctx);
   p2p::fence();
@@ -187,7 +187,7 @@ GIO_DFN void fence(const char* rt, shmem_ctx_t ctx) {
 // Atomic on the 4- or 8-byte object `dst` of `pe`; returns the old value for fetching ops.
 // amo_raw is unchecked: also used by the runtime itself on its reserved words (lock queue nodes).
 template <typename T>
-GIO_DFN T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
+GIO_DEVICE_INLINE T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   typedef typename plat::atom_bits<T>::type U;
   U v, c, old;
@@ -208,23 +208,13 @@ GIO_DFN T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T co
     return r;
   }
   if (st.peer_transport[pe] != GIO_TRANSPORT_P2P) no_transport(rt, pe);
-  U* p = (U*)p2p::remote(st, dst, pe);
-  switch (op) {
-    case GIO_AMO_FETCH: old = plat::atomic_fetch_or(p, U(0)); break;
-    case GIO_AMO_SET:
-    case GIO_AMO_SWAP: old = plat::atomic_exchange(p, v); break;
-    case GIO_AMO_CSWAP: old = plat::atomic_cas(p, c, v); break;
-    case GIO_AMO_FETCH_ADD: old = plat::atomic_fetch_add(p, v); break;
-    case GIO_AMO_FETCH_AND: old = plat::atomic_fetch_and(p, v); break;
-    case GIO_AMO_FETCH_OR: old = plat::atomic_fetch_or(p, v); break;
-    default: old = plat::atomic_fetch_xor(p, v); break;
-  }
+  old = p2p::amo<U>(st, op, (U*)dst, v, c, pe);
   T r;
   memcpy(&r, &old, sizeof r);
   return r;
 }
 template <typename T>
-GIO_DFN T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
+GIO_DEVICE_INLINE T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
   check_pe(rt, pe);
   check_sym(rt, dst, sizeof(T), pe);
   check_align(rt, dst, sizeof(T), pe);
@@ -241,10 +231,10 @@ namespace gio {
 namespace dev {
 // Checked before a put-with-signal moves any data, so a bad signal argument stops the call
 // before a byte lands at the target.
-[[noreturn]] GIO_DOUT void fail_signal_op(const char* rt, int op) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_signal_op(const char* rt, int op) {
   GIO_DEV_FATAL(rt, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", op);
 }
-GIO_DFN void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
+GIO_DEVICE_INLINE void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
   check_pe(rt, pe);
   check_sym(rt, sig, sizeof(uint64_t), pe);
   check_align(rt, sig, sizeof(uint64_t), pe);
@@ -254,7 +244,7 @@ GIO_DFN void check_signal(const char* rt, const uint64_t* sig, int op, int pe) {
 // Update the 8-byte signal `sig` on `pe` after every earlier put of this thread (and, once its
 // scope synchronized, of its scope) is visible there: release first, then one atomic.
 // Unchecked: also used by the runtime itself on its reserved flags (barriers).
-GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+GIO_DEVICE_INLINE void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_GDA:
@@ -265,21 +255,11 @@ GIO_DFN void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t
       check_ctx_live(rt, ctx);
       proxy::signal(rt, st, ctx, sig, value, op, pe);
       return;
-    case GIO_TRANSPORT_P2P: {
-      unsigned long long* p = (unsigned long long*)p2p::remote(st, sig, pe);
-      // Release, then a store the target's acquire load pairs with. No value is needed back, so
-      // SET is a plain system-scope store and ADD a fire-and-forget reduction (no round trip).
-      plat::fence_release_system();
-      if (op == 1 /* SHMEM_SIGNAL_ADD */)
-        plat::red_add_system(p, (unsigned long long)value);
-      else
-        plat::store_relaxed_system(p, (unsigned long long)value);
-      return;
-    }
+    case GIO_TRANSPORT_P2P: p2p::signal(st, sig, value, op, pe); return;
     default: no_transport(rt, pe);
   }
 }
-GIO_DFN void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+GIO_DEVICE_INLINE void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
   check_signal(rt, sig, op, pe);
   check_ctx(rt, ctx);
   signal_raw(rt, ctx, sig, value, op, pe);

@@ -11,22 +11,22 @@ namespace gio {
 namespace dev {
 namespace gda {
 
-GIO_DFN uint64_t raddr(const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* sym) {
+GIO_DEVICE_INLINE uint64_t raddr(const gio_device_state_v1& st, const gio_gda_queue_v1* q, const void* sym) {
   return q->remote_base + (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
 // The key of the queue block (scratch landing words, bounce buffer), which the atomics' templates
 // carry.
-GIO_DFN uint32_t queue_lkey(const gio_gda_queue_v1* q) { return q->tmpl[GIO_GDA_T_FA8].lkey; }
+GIO_DEVICE_INLINE uint32_t queue_lkey(const gio_gda_queue_v1* q) { return q->tmpl[GIO_GDA_T_FA8].lkey; }
 
 // Every WQE of a context goes through here: the context's pending fence to `pe` rides on it.
-GIO_DFN uint64_t post_ctx(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, wqe_args a,
+GIO_DEVICE_INLINE uint64_t post_ctx(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, wqe_args a,
                           bool hold = false) {
   a.fence = fence_take(ctx, pe);
   return post(rt, q, kind, a, hold);
 }
 
 
-[[noreturn]] GIO_DOUT void fail_unregistered(const char* rt, const void* p, size_t n, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_unregistered(const char* rt, const void* p, size_t n, int pe) {
   GIO_DEV_FATAL(rt, "local buffer %p (%llu bytes, for PE %d) is outside the symmetric heap, too large to travel "
                 "inline (%u bytes) and the gda queues have no bounce buffer (GIO_GDA_BOUNCE_BYTES=0)",
                 p, (unsigned long long)n, pe, GIO_GDA_INLINE_MAX);
@@ -38,7 +38,7 @@ GIO_DFN uint64_t post_ctx(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue
 // time. The holder runs inside the spin loop's successful iteration, so lanes of one wave that
 // wait for it never stand between the holder and its release (no SIMT spin-lock deadlock).
 template <typename Body>
-GIO_DFN void with_bounce(const char* rt, gio_gda_queue_v1* q, Body body) {
+GIO_DEVICE_INLINE void with_bounce(const char* rt, gio_gda_queue_v1* q, Body body) {
   bounded_wait(
       [&] {
         if (plat::atomic_cas(&q->bounce_lock, 0u, 1u) != 0u) return false;
@@ -56,14 +56,14 @@ GIO_DFN void with_bounce(const char* rt, gio_gda_queue_v1* q, Body body) {
 }
 
 // Half h of the bounce buffer, once the last WQE that used it has completed.
-GIO_DFN uint8_t* bounce_half(const char* rt, gio_gda_queue_v1* q, uint32_t h) {
+GIO_DEVICE_INLINE uint8_t* bounce_half(const char* rt, gio_gda_queue_v1* q, uint32_t h) {
   if (q->bounce_used[h]) wait_done(rt, q, q->bounce_used[h] - 1);
   return q->bounce + (size_t)h * (q->bounce_bytes / 2);
 }
 
 // Put through the bounce buffer: each chunk is copied in, then posted; the halves alternate, so
 // the copy of chunk c+1 overlaps chunk c on the wire. The source is free when this returns.
-GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra,
+GIO_DEVICE_NOINLINE void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra,
                           const uint8_t* src, size_t n, bool nbi) {
   const size_t half = q->bounce_bytes / 2;
   uint64_t last = 0;
@@ -82,7 +82,7 @@ GIO_DOUT void put_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
 }
 
 // Get through the bounce buffer: up to two chunks in flight, each copied out once complete.
-GIO_DOUT void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra, uint8_t* dst,
+GIO_DEVICE_NOINLINE void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, int pe, uint64_t ra, uint8_t* dst,
                           size_t n) {
   const size_t half = q->bounce_bytes / 2;
   with_bounce(rt, q, [&] {
@@ -106,7 +106,7 @@ GIO_DOUT void get_bounced(const char* rt, gio_ctx_v1* ctx, gio_gda_queue_v1* q, 
 // Blocking puts return once the NIC has read the source (its completion); _nbi puts return at once
 // except small ones, which travel inline and never need waiting. A source outside the heap travels
 // inline when it fits, else through the bounce buffer (copied before return, so _nbi holds too).
-GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DEVICE_NOINLINE void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe, bool nbi) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -132,7 +132,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
 // Gets always complete before returning (the data must be in dst). Small ones land in the slot's
 // scratch word first, so dst may be a register-backed local; larger ones into memory outside the
 // heap land in the bounce buffer and are copied out.
-GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DEVICE_NOINLINE void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe) {
   if (n == 0) return;
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -161,7 +161,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
 }
 
 // One NIC atomic (fetch-add or compare-swap, 4 or 8 B); returns the old value's bits.
-GIO_DOUT uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, uint64_t raddr_,
+GIO_DEVICE_NOINLINE uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, uint64_t raddr_,
                             uint64_t v, uint64_t c, bool fetch) {
   wqe_args a{raddr_, 0, 0, 0, v, c, false};
   const uint64_t idx = post_ctx(rt, ctx, pe, q, kind, a, fetch);
@@ -170,7 +170,7 @@ GIO_DOUT uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_qu
   return take_result(q, idx, kind);
 }
 
-[[noreturn]] GIO_DOUT void fail_cas_loop(const char* rt, int pe, const void* dst, unsigned long long seen,
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_cas_loop(const char* rt, int pe, const void* dst, unsigned long long seen,
                                           unsigned long long tries, unsigned long long ms) {
   GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u, thread %u): the compare-swap loop on %p at PE %d did not "
                 "stick in %llu ms (%llu tries; the value keeps changing); last value seen 0x%llx\n",
@@ -181,7 +181,7 @@ GIO_DOUT uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_qu
 // mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, bounded by
 // GIO_TIMEOUT_MS: under a stream of other updates to the word it may never stick.
 template <typename U>
-GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
+GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   const uint64_t ra = raddr(st, q, dst);
   const bool is8 = sizeof(U) == 8;
@@ -207,7 +207,7 @@ GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, i
 }
 
 // Signal after the data: same queue, so the NIC executes it after the put (RC order).
-GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
+GIO_DEVICE_NOINLINE void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
                     int op, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
   if (op == 1 /* SHMEM_SIGNAL_ADD */) {
@@ -222,7 +222,7 @@ GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* 
 // dropped first: whatever a fence was to order is published by now (shmem_fence's release orders
 // the publication before the mark this exchange reads, and this fence orders the exchange before
 // the reads of `published`), so the wait below covers it.
-GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
+GIO_DEVICE_NOINLINE void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
   fence_clear_all(ctx, st.n_pes);
   plat::fence_device();
   for (int pe = 0; pe < st.n_pes; ++pe) {
@@ -234,7 +234,7 @@ GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* c
 }
 
 // fence: this context's next WQE to each PE waits for the earlier ones on its queue (fence mode).
-GIO_DFN void fence(const gio_device_state_v1& st, gio_ctx_v1* ctx) { fence_mark_all(ctx, st.n_pes); }
+GIO_DEVICE_INLINE void fence(const gio_device_state_v1& st, gio_ctx_v1* ctx) { fence_mark_all(ctx, st.n_pes); }
 
 }  // namespace gda
 }  // namespace dev

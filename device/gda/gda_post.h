@@ -28,7 +28,7 @@ namespace gda {
 
 // Default contexts hash over their own range of sets; a created context (table index >= 1) has a
 // set of its own, so its quiet waits for nothing but its own operations.
-GIO_DFN gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1* ctx, int pe) {
+GIO_DEVICE_INLINE gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1* ctx, int pe) {
   const uint32_t set = ctx ? st.gda_default_sets + ctx->index - 1 : plat::wg_id() % st.gda_default_sets;
   return &st.gda_queues[(size_t)set * st.n_pes + pe];
 }
@@ -41,31 +41,31 @@ GIO_DFN gio_gda_queue_v1* queue(const gio_device_state_v1& st, const gio_ctx_v1*
 // drops a fence, so it needs no initialization. Only this GPU's threads touch the marks, so the
 // atomics are device scope (valid on shared and global memory alike).
 constexpr uint32_t FENCE_WORDS = GIO_MAX_PES / 32;
-GIO_DFN uint32_t* fence_marks(gio_ctx_v1* ctx) {
+GIO_DEVICE_INLINE uint32_t* fence_marks(gio_ctx_v1* ctx) {
   __shared__ uint32_t wg_marks[FENCE_WORDS];
   return ctx ? ctx->fence_pending : wg_marks;
 }
 // Sets the marks of PEs [0, n_pes).
-GIO_DFN void fence_mark_all(gio_ctx_v1* ctx, int n_pes) {
+GIO_DEVICE_INLINE void fence_mark_all(gio_ctx_v1* ctx, int n_pes) {
   uint32_t* m = fence_marks(ctx);
   for (int w = 0; w * 32 < n_pes; ++w) atomicOr(&m[w], ~0u);
 }
 // Clears them (after a quiet, nothing earlier is outstanding, so nothing needs fencing).
-GIO_DFN void fence_clear_all(gio_ctx_v1* ctx, int n_pes) {
+GIO_DEVICE_INLINE void fence_clear_all(gio_ctx_v1* ctx, int n_pes) {
   uint32_t* m = fence_marks(ctx);
   for (int w = 0; w * 32 < n_pes; ++w) atomicExch(&m[w], 0u);
 }
 // Takes the mark of `pe`: true if this WQE must carry the fence. One plain load when unmarked.
-GIO_DFN bool fence_take(gio_ctx_v1* ctx, int pe) {
+GIO_DEVICE_INLINE bool fence_take(gio_ctx_v1* ctx, int pe) {
   uint32_t* w = &fence_marks(ctx)[pe >> 5];
   const uint32_t bit = 1u << (pe & 31);
   if (!(*(volatile uint32_t*)w & bit)) return false;
   return (atomicAnd(w, ~bit) & bit) != 0;
 }
 
-GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
+GIO_DEVICE_INLINE uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
 
-[[noreturn]] GIO_DOUT void completion_error(const char* rt, const gio_gda_queue_v1* q) {
+[[noreturn]] GIO_DEVICE_NOINLINE void completion_error(const char* rt, const gio_gda_queue_v1* q) {
   const mlx5::cqe64* c = q->cq;
   const uint16_t ctr = mlx5::be16(plat::load_polled(&c->wqe_counter));
   const mlx5::ctrl_seg* w = (const mlx5::ctrl_seg*)(q->sq + (size_t)(ctr & (q->sq_slots - 1)) * mlx5::WQEBB_BYTES);
@@ -78,7 +78,7 @@ GIO_DFN uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p)
 }
 
 // Reads the collapsed CQ and returns how many WQEs (from index 0) have completed.
-GIO_DOUT uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
+GIO_DEVICE_NOINLINE uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
   const uint8_t op_own = plat::load_polled(&q->cq->op_own);
   const uint8_t op = mlx5::cqe_opcode(op_own);
   if (op == mlx5::CQE_INVALID) return load64(&q->completed);
@@ -99,7 +99,7 @@ GIO_DOUT uint64_t poll(const char* rt, gio_gda_queue_v1* q) {
 }
 
 // Waits until WQE index `idx` (and every earlier one) has completed.
-GIO_DOUT void wait_done(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
+GIO_DEVICE_NOINLINE void wait_done(const char* rt, gio_gda_queue_v1* q, uint64_t idx) {
   if (load64(&q->completed) > idx) return;
   bounded_wait([&] { return poll(rt, q) > idx; },
                [&](unsigned long long ms) {
@@ -125,11 +125,11 @@ struct wqe_args {
 };
 
 // shmem_fence: this WQE waits for the earlier ones on its queue (the caller's context asked).
-GIO_DFN uint8_t wqe_fence(const wqe_args& a) { return a.fence ? (uint8_t)mlx5::FM_SMALL_AND_FENCE : (uint8_t)0; }
+GIO_DEVICE_INLINE uint8_t wqe_fence(const wqe_args& a) { return a.fence ? (uint8_t)mlx5::FM_SMALL_AND_FENCE : (uint8_t)0; }
 
 // Static fields of `slot` from template `kind`, with the fence mode and a non-default local key.
 // A put finds them prefilled and skips this (the templated path); other kinds copy theirs.
-GIO_DFN void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe_args& a, uint8_t fence) {
+GIO_DEVICE_INLINE void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe_args& a, uint8_t fence) {
   uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
@@ -146,17 +146,17 @@ GIO_DFN void wqe_restore(gio_gda_queue_v1* q, uint32_t slot, int kind, const wqe
 
 // The first 8 bytes of a WQE (ctrl: opmod_idx_opcode, qpn_ds), as one little-endian word: the
 // doorbell value (rdma-core's convention: the last WQE's first 8 bytes), built from registers.
-GIO_DFN uint64_t ctrl_word(uint32_t opmod_idx_opcode, uint32_t qpn_ds) {
+GIO_DEVICE_INLINE uint64_t ctrl_word(uint32_t opmod_idx_opcode, uint32_t qpn_ds) {
   return (uint64_t)opmod_idx_opcode | ((uint64_t)qpn_ds << 32);
 }
 // The ctrl segment's first word (BE) for WQE `idx` of template `t`: opmod, the 16-bit index, opcode.
-GIO_DFN uint32_t ctrl_idx_word(const gio_gda_tmpl_v1& t, uint64_t idx) {
+GIO_DEVICE_INLINE uint32_t ctrl_idx_word(const gio_gda_tmpl_v1& t, uint64_t idx) {
   return mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
 }
 
 // Dynamic fields of WQE `idx` (in `slot`): index word, remote address, operands, local side.
 // Returns the WQE's first 8 bytes as written (ctrl_word), so the doorbell need not read them back.
-GIO_DFN uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
+GIO_DEVICE_INLINE uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
   uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
   const gio_gda_tmpl_v1& t = q->tmpl[kind];
@@ -202,7 +202,7 @@ GIO_DFN uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int 
 // the reservation). Acquire at device scope: the slot's stores come after it. Device scope suffices:
 // the thread that advanced `completed` read the CQE and ordered that with a system fence (poll), so
 // the NIC's last read of the slot's previous WQE is behind this load in causality order.
-GIO_DFN uint64_t completed_for_post(gio_gda_queue_v1* q) {
+GIO_DEVICE_INLINE uint64_t completed_for_post(gio_gda_queue_v1* q) {
   return plat::atomic_load_acquire_device((const unsigned long long*)&q->completed);
 }
 
@@ -211,7 +211,7 @@ GIO_DFN uint64_t completed_for_post(gio_gda_queue_v1* q) {
 // grows, so an early value is a safe lower bound, and the CQ is polled only when it says "full".
 // Only WQEs below the caller's batch are waited for, and those were reserved by other waves (or by
 // this wave's earlier, already published, batches).
-GIO_DFN void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
+GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
   const uint32_t slots = q->sq_slots;
   if (idx - done >= slots)
     bounded_wait([&] { return idx - poll(rt, q) < slots; },
@@ -224,7 +224,7 @@ GIO_DFN void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, u
 }
 
 // A fetched result from this slot's previous use may still be unread in its scratch word.
-GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t slot) {
+GIO_DEVICE_INLINE void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t slot) {
   if (*(volatile uint32_t*)&q->slot_hold[slot])
     bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
                  [&](unsigned long long ms) {
@@ -239,7 +239,7 @@ GIO_DFN void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t sl
 // scope where the queue says its ring is in GPU memory (GIO_GDA_Q_NIC_MEM_GPU: PCIe reads of it are
 // served by the L2 that device scope orders at). CUDA only: AMD's PCIe readers of VRAM go through
 // the HDP (ring_batch flushes it), and the host platform's fences are std atomics.
-GIO_DFN bool nic_order_system(const gio_gda_queue_v1* q) {
+GIO_DEVICE_INLINE bool nic_order_system(const gio_gda_queue_v1* q) {
 #if defined(GIO_PLATFORM_CUDA)
   return !(q->flags & GIO_GDA_Q_NIC_MEM_GPU);
 #else
@@ -248,7 +248,7 @@ GIO_DFN bool nic_order_system(const gio_gda_queue_v1* q) {
 #endif
 }
 // The acq_rel fence at that scope: the batch's WQEs before the doorbell record (ring_batch's (1)).
-GIO_DFN void nic_order_fence(const gio_gda_queue_v1* q) {
+GIO_DEVICE_INLINE void nic_order_fence(const gio_gda_queue_v1* q) {
   if (nic_order_system(q))
     plat::fence_acq_rel_system();
   else
@@ -261,7 +261,7 @@ GIO_DFN void nic_order_fence(const gio_gda_queue_v1* q) {
 // doorbell value. The ring happens inside the wait loop, so on AMD, where the leaders of several
 // batches of one wave spin in the same loop, each rings as soon as its own turn comes instead of
 // waiting for the others'.
-GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n, uint64_t pub, uint64_t ctrl) {
+GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n, uint64_t pub, uint64_t ctrl) {
   auto ring = [&] {
     // (1) Acquire: the `published` value read before (relaxed) is ordered before everything below,
     //     so the previous batch's record and doorbell (ordered before its release of `published`)
@@ -308,7 +308,7 @@ GIO_DFN void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint
 // a lane spinning on a lower lane's publication (the old per-lane posting) never lets it publish.
 // Returns the caller's WQE index.
 template <typename Fill>
-GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
+GIO_DEVICE_INLINE uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
   const plat::wave_mask group = plat::wave_active_match((unsigned long long)(uintptr_t)q);
   const unsigned count = plat::wave_count(group), rank = plat::wave_count(group & plat::wave_lanes_below());
   const uint32_t slots = q->sq_slots;
@@ -349,7 +349,7 @@ GIO_DFN uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
 // Post one WQE of template `kind`; returns its index.
 // `hold`: the caller reads the slot's scratch word after completion with take_result().
 // One lane's part of post(): WQE `idx` into its free `slot`; returns its first 8 bytes.
-GIO_DFN uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
+GIO_DEVICE_INLINE uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
                            const wqe_args& a, bool hold) {
   wait_slot_released(rt, q, slot);
   if (hold) q->slot_hold[slot] = 1;
@@ -358,14 +358,14 @@ GIO_DFN uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, ui
   return wqe_fill(q, idx, slot, kind, a);
 }
 
-GIO_DOUT uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
+GIO_DEVICE_NOINLINE uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
   return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) { return post_fill(rt, q, idx, slot, kind, a, hold); });
 }
 
 // Reads the fetched result of WQE `idx` (posted with hold, from template `kind`) and frees its
 // slot for reuse. A get's bytes come back as they landed; an atomic's old value is decoded from
 // the byte order the NIC answers in (runtime/mlx5/atomic.h).
-GIO_DFN uint64_t take_result(gio_gda_queue_v1* q, uint64_t idx, int kind = GIO_GDA_T_GET) {
+GIO_DEVICE_INLINE uint64_t take_result(gio_gda_queue_v1* q, uint64_t idx, int kind = GIO_GDA_T_GET) {
   const uint32_t slot = (uint32_t)idx & (q->sq_slots - 1);
   uint64_t v = *(volatile uint64_t*)&q->scratch[slot];
   plat::atomic_exchange(&q->slot_hold[slot], 0u);

@@ -31,14 +31,14 @@ GIO_C_FAMILY_LEGACY
 #undef GIO_C_X
 }
 
-GIO_HDFN int shmem_my_pe(void) {
+GIO_HOST_DEVICE_INLINE int shmem_my_pe(void) {
   int r = -1;
-  GIO_DISPATCH(r = ::gio::dev::state_checked("shmem_my_pe").my_pe, r = gio_host_my_pe());
+  GIO_DISPATCH_HOST_DEVICE(r = ::gio::dev::state_checked("shmem_my_pe").my_pe, r = gio_host_my_pe());
   return r;
 }
-GIO_HDFN int shmem_n_pes(void) {
+GIO_HOST_DEVICE_INLINE int shmem_n_pes(void) {
   int r = -1;
-  GIO_DISPATCH(r = ::gio::dev::state_checked("shmem_n_pes").n_pes, r = gio_host_n_pes());
+  GIO_DISPATCH_HOST_DEVICE(r = ::gio::dev::state_checked("shmem_n_pes").n_pes, r = gio_host_n_pes());
   return r;
 }
 
@@ -46,7 +46,7 @@ GIO_HDFN int shmem_n_pes(void) {
 namespace gio {
 namespace dev {
 // Address of `dest` on `pe` usable by plain loads/stores in a kernel, or nullptr.
-GIO_DFN void* ptr(const void* dest, int pe) {
+GIO_DEVICE_INLINE void* ptr(const void* dest, int pe) {
   const gio_device_state_v1& st = state_checked("shmem_ptr");
   const uint8_t* a = (const uint8_t*)dest;
   if ((unsigned)pe >= (unsigned)st.n_pes) return nullptr;
@@ -60,14 +60,14 @@ GIO_DFN void* ptr(const void* dest, int pe) {
 
 // In a kernel: a pointer the kernel can load/store through. In host code: the same device address
 // (pass it to kernels), or nullptr when `pe` is not reachable by loads and stores.
-GIO_HDFN void* shmem_ptr(const void* dest, int pe) {
+GIO_HOST_DEVICE_INLINE void* shmem_ptr(const void* dest, int pe) {
   void* r = nullptr;
-  GIO_DISPATCH(r = ::gio::dev::ptr(dest, pe), r = gio_host_ptr(dest, pe));
+  GIO_DISPATCH_HOST_DEVICE(r = ::gio::dev::ptr(dest, pe), r = gio_host_ptr(dest, pe));
   return r;
 }
 
 // OpenSHMEM 1.6: `dest` on member `pe` of `team`, as shmem_ptr reaches it (nullptr if it does not).
-GIO_HDFN void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
+GIO_HOST_DEVICE_INLINE void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) {
   const int world = shmem_team_translate_pe(team, pe, SHMEM_TEAM_WORLD);
   return world < 0 ? nullptr : shmem_ptr(dest, world);
 }

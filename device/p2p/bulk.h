@@ -50,17 +50,17 @@ struct bulk_stage {
   alignas(128) uint8_t buf[GIO_P2P_BULK_STAGE];
 };
 
-GIO_DFN uint32_t smem(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
+GIO_DEVICE_INLINE uint32_t smem(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
 // Unique among the blocks that can ever have occupied this shared memory: launch number (mod 2^31)
 // and block index.
-GIO_DFN unsigned long long bulk_key() {
+GIO_DEVICE_INLINE unsigned long long bulk_key() {
   unsigned long long grid;
   asm volatile("mov.u64 %0, %%gridid;" : "=l"(grid));
   return ((grid & 0x7fffffffull) << 32) | plat::wg_id();
 }
 
-GIO_DFN bulk_stage* bulk_claim(unsigned long long key) {
+GIO_DEVICE_INLINE bulk_stage* bulk_claim(unsigned long long key) {
   __shared__ bulk_stage stage;
   const unsigned long long idle = key << 1, busy = idle | 1;
   unsigned long long seen = atomicCAS(&stage.owner, idle, busy);
@@ -77,14 +77,14 @@ GIO_DFN bulk_stage* bulk_claim(unsigned long long key) {
   return &stage;
 }
 
-GIO_DFN void bulk_release(bulk_stage* st, unsigned long long key) {
+GIO_DEVICE_INLINE void bulk_release(bulk_stage* st, unsigned long long key) {
   __threadfence_block();
   atomicExch(&st->owner, key << 1);
 }
 
 // n > 0 bytes, d, s and n multiples of 16. Halves of the stage alternate so the load of chunk c+1
 // overlaps the store of chunk c.
-GIO_DFN void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, size_t n) {
+GIO_DEVICE_INLINE void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, size_t n) {
   constexpr uint32_t half = GIO_P2P_BULK_STAGE / 2;
   const uint32_t buf = smem(st->buf), bar = smem(&st->bar[0]);
   const size_t chunks = (n + half - 1) / half;
@@ -135,7 +135,7 @@ GIO_DFN void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, size_t n) {
 // The 16-byte-aligned middle of [d, d+n) through the stage, the ends with plain stores. Returns
 // false, having copied nothing, when the pointers' alignments differ modulo 16 or the stage is
 // taken.
-GIO_DFN bool copy_bulk(uint8_t* d, const uint8_t* s, size_t n) {
+GIO_DEVICE_INLINE bool copy_bulk(uint8_t* d, const uint8_t* s, size_t n) {
   const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
   if ((((uintptr_t)d ^ (uintptr_t)s) & 15) || n < head + 16) return false;
   const size_t mid = (n - head) & ~(size_t)15;

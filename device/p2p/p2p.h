@@ -16,7 +16,7 @@ namespace gio {
 namespace dev {
 namespace p2p {
 
-GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) {
+GIO_DEVICE_INLINE uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) {
   return st.peer_base[pe] + ((const uint8_t*)sym - st.heap_base);
 }
 // The same address, computed before the caller knows the peer is p2p (a cooperative put reads the
@@ -24,7 +24,7 @@ GIO_DFN uint8_t* remote(const gio_device_state_v1& st, const void* sym, int pe) 
 // peer_base is undefined (UBSan). nvcc then no longer knows it for a global address (generic
 // stores, as NVSHMEM's); selecting this heap's base for a non-p2p peer instead kept the pointer,
 // but ptxas made the mapping's load wait for the transport's, to select its address.
-GIO_DFN uint8_t* remote_any(const gio_device_state_v1& st, const void* sym, int pe) {
+GIO_DEVICE_INLINE uint8_t* remote_any(const gio_device_state_v1& st, const void* sym, int pe) {
   return (uint8_t*)((uintptr_t)st.peer_base[pe] + ((uintptr_t)sym - (uintptr_t)st.heap_base));
 }
 // One thread moving at least st.p2p_bulk_min bytes hands the copy to the bulk-copy engine when
@@ -33,7 +33,7 @@ GIO_DFN uint8_t* remote_any(const gio_device_state_v1& st, const void* sym, int 
 // puts are cooperative, or whose thread puts have a small constant size, gets no shared stage:
 // the Jacobi2D kernel has work-group puts and an 8-byte thread put.
 template <typename S>
-GIO_DFN void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
+GIO_DEVICE_INLINE void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
 #if GIO_P2P_BULK
   // The engine reads and writes global memory only: a __shared__ or stack (local) buffer on either
   // side takes the plain copy (a bulk copy from one killed the CUDA context).
@@ -46,15 +46,15 @@ GIO_DFN void copy(const gio_device_state_v1& st, void* dst, const void* src, siz
   copy_bytes<S>(dst, src, n);
 }
 template <typename S>
-GIO_DFN void put(const gio_device_state_v1& st, uint8_t* rdst, const void* src, size_t n) {
+GIO_DEVICE_INLINE void put(const gio_device_state_v1& st, uint8_t* rdst, const void* src, size_t n) {
   copy<S>(st, rdst, src, n);
 }
 template <typename S>
-GIO_DFN void get(const gio_device_state_v1& st, void* dst, const uint8_t* rsrc, size_t n) {
+GIO_DEVICE_INLINE void get(const gio_device_state_v1& st, void* dst, const uint8_t* rsrc, size_t n) {
   copy<S>(st, dst, rsrc, n);
 }
-GIO_DFN void quiet() { plat::fence_system(); }
-GIO_DFN void fence() { plat::fence_release_system(); }  // orders puts (stores) only
+GIO_DEVICE_INLINE void quiet() { plat::fence_system(); }
+GIO_DEVICE_INLINE void fence() { plat::fence_release_system(); }  // orders puts (stores) only
 
 }  // namespace p2p
 }  // namespace dev

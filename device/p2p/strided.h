@@ -22,7 +22,7 @@ namespace p2p {
 
 // Blocks of exactly one W word: a batch of B blocks' loads in flight before their stores.
 template <typename W, unsigned B>
-GIO_DFN void strided_words(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
+GIO_DEVICE_INLINE void strided_words(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
                            unsigned lanes) {
   typedef typename W::type T;
   size_t i = lane;
@@ -47,7 +47,7 @@ GIO_DFN void strided_words(uint8_t* d, const uint8_t* s, const gio_strided_shape
 
 // Blocks of several W words, one lane each.
 template <typename W, unsigned B>
-GIO_DFN void strided_blocks(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
+GIO_DEVICE_INLINE void strided_blocks(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
                             unsigned lanes) {
   typedef typename W::type T;
   const size_t words = sh.block / W::align;
@@ -63,7 +63,7 @@ GIO_DFN void strided_blocks(uint8_t* d, const uint8_t* s, const gio_strided_shap
 }
 
 template <typename W, unsigned B>
-GIO_DFN void strided_lanes(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
+GIO_DEVICE_INLINE void strided_lanes(uint8_t* d, const uint8_t* s, const gio_strided_shape& sh, size_t n, unsigned lane,
                            unsigned lanes) {
   if (sh.block == W::align)
     strided_words<W, B>(d, s, sh, n, lane, lanes);
@@ -73,7 +73,7 @@ GIO_DFN void strided_lanes(uint8_t* d, const uint8_t* s, const gio_strided_shape
 
 // Copy the (simplified, non-empty) shape from s to d: exactly one of them is in the peer's mapping.
 template <typename S>
-GIO_DFN void strided_copy(const gio_device_state_v1& st, uint8_t* d, const uint8_t* s, const gio_strided_shape& sh) {
+GIO_DEVICE_INLINE void strided_copy(const gio_device_state_v1& st, uint8_t* d, const uint8_t* s, const gio_strided_shape& sh) {
   if (sh.dims == 0) {
     copy<S>(st, d, s, sh.block);
     return;

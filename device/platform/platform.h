@@ -8,7 +8,7 @@
 #include "runtime/defs.h"
 
 // Each platform's platform.h defines the same names: GIO_DEVICE_CODE, GIO_KERNEL_COMPILER,
-// GIO_DISPATCH, the function qualifiers, and gio::plat (ids and waves, fences, atomics).
+// GIO_DISPATCH_HOST_DEVICE, the function qualifiers, and gio::plat (ids and waves, fences, atomics).
 #if defined(GIO_PLATFORM_CUDA)
 #include "device/platform/cuda/platform.h"
 #elif defined(GIO_PLATFORM_HIP)

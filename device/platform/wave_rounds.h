@@ -7,7 +7,7 @@
 namespace gio {
 namespace plat {
 
-GIO_DFN wave_mask wave_match_rounds(wave_mask m, unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_match_rounds(wave_mask m, unsigned long long key) {
   wave_mask mine = 0;
   for (wave_mask left = m; left;) {
     const unsigned long long k = wave_shfl(m, key, wave_lowest(left));

@@ -15,11 +15,11 @@ namespace gio {
 namespace dev {
 namespace proxy {
 
-GIO_DFN uint64_t heap_off(const gio_device_state_v1& st, const void* sym) {
+GIO_DEVICE_INLINE uint64_t heap_off(const gio_device_state_v1& st, const void* sym) {
   return (uint64_t)((const uint8_t*)sym - st.heap_base);
 }
 
-GIO_DFN gio_proxy_cmd_v1 rma_cmd(uint8_t op, int pe, uint64_t roff, uint64_t len) {
+GIO_DEVICE_INLINE gio_proxy_cmd_v1 rma_cmd(uint8_t op, int pe, uint64_t roff, uint64_t len) {
   gio_proxy_cmd_v1 c{};
   c.op = op;
   c.pe = pe;
@@ -28,7 +28,7 @@ GIO_DFN gio_proxy_cmd_v1 rma_cmd(uint8_t op, int pe, uint64_t roff, uint64_t len
   return c;
 }
 
-[[noreturn]] GIO_DOUT void fail_no_bounce(const char* rt, const void* p, size_t n, int pe) {
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_no_bounce(const char* rt, const void* p, size_t n, int pe) {
   GIO_DEV_FATAL(rt, "local buffer %p (%llu bytes, for PE %d) is outside the symmetric heap and the proxy rings have "
                 "no bounce buffer (GIO_PROXY_BOUNCE_BYTES=0)", p, (unsigned long long)n, pe);
 }
@@ -36,7 +36,7 @@ GIO_DFN gio_proxy_cmd_v1 rma_cmd(uint8_t op, int pe, uint64_t roff, uint64_t len
 // One thread at a time stages through the ring's bounce buffer. The holder runs inside the spin
 // loop's successful iteration, so wave-mates waiting for it never stand between it and its release.
 template <typename Body>
-GIO_DFN void with_bounce(const char* rt, gio_proxy_ring_v1* r, Body body) {
+GIO_DEVICE_INLINE void with_bounce(const char* rt, gio_proxy_ring_v1* r, Body body) {
   bounded_wait(
       [&] {
         if (plat::atomic_cas(&r->bounce_lock, 0u, 1u) != 0u) return false;
@@ -55,7 +55,7 @@ GIO_DFN void with_bounce(const char* rt, gio_proxy_ring_v1* r, Body body) {
 
 // Blocking puts return once the proxy has completed them (the bytes are at the target); _nbi puts
 // from the heap return at once. Inline and bounced puts have copied their source when they return.
-GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DEVICE_NOINLINE void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe, bool nbi) {
   if (n == 0) return;
   gio_proxy_ring_v1* r = ring(st, ctx);
@@ -94,7 +94,7 @@ GIO_DOUT void put(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
 
 // Gets complete before returning. Up to 8 bytes land in the slot's result word (dst may be a
 // register-backed local); heap destinations directly; others through the bounce buffer.
-GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
+GIO_DEVICE_NOINLINE void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, void* dst, const void* src,
                  size_t n, int pe) {
   if (n == 0) return;
   gio_proxy_ring_v1* r = ring(st, ctx);
@@ -131,7 +131,7 @@ GIO_DOUT void get(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx
 // Every gio_amo_op is one command: the proxy issues the matching libfabric atomic (or, for a
 // GPU-resident target, has the target's proxy run it on that GPU). Returns the old value's bits.
 template <typename U>
-GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
+GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_proxy_ring_v1* r = ring(st, ctx);
   gio_proxy_cmd_v1 k = rma_cmd(GIO_PROXY_OP_AMO, pe, heap_off(st, dst), 0);
   k.amo_op = (uint8_t)op;
@@ -144,7 +144,7 @@ GIO_DOUT U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, i
 }
 
 // After the data: same ring, executed in order, each command complete before the next starts.
-GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
+GIO_DEVICE_NOINLINE void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, uint64_t* sig, uint64_t value,
                     int op, int pe) {
   gio_proxy_ring_v1* r = ring(st, ctx);
   gio_proxy_cmd_v1 k = rma_cmd(GIO_PROXY_OP_SIGNAL, pe, heap_off(st, sig), 0);
@@ -157,7 +157,7 @@ GIO_DOUT void signal(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* 
 // quiet: every command this context's ring handed out before the call has completed. A created
 // context owns its ring; default contexts share theirs, so their quiet may also wait for a
 // neighbour's commands (never for ones posted after it began).
-GIO_DOUT void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
+GIO_DEVICE_NOINLINE void quiet(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx) {
   gio_proxy_ring_v1* r = ring(st, ctx);
   const uint64_t res = plat::atomic_load_acquire(&r->reserved);
   if (res) wait_done(rt, r, res - 1);

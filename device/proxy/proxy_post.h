@@ -18,17 +18,17 @@ namespace dev {
 namespace proxy {
 
 // Same set mapping as gda: default contexts hash over their range, a created context owns a set.
-GIO_DFN gio_proxy_ring_v1* ring(const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
+GIO_DEVICE_INLINE gio_proxy_ring_v1* ring(const gio_device_state_v1& st, const gio_ctx_v1* ctx) {
   const uint32_t set = ctx ? st.proxy_default_sets + ctx->index - 1 : plat::wg_id() % st.proxy_default_sets;
   return &st.proxy_rings[set];
 }
 
-GIO_DFN uint64_t completed(const gio_proxy_ring_v1* r) { return plat::atomic_load_acquire(r->completed); }
+GIO_DEVICE_INLINE uint64_t completed(const gio_proxy_ring_v1* r) { return plat::atomic_load_acquire(r->completed); }
 
 // Waits until command `idx` (and every earlier one of the ring) has completed. A timeout names the
 // command the proxy is on (the first not completed: its slot is not reused before it completes),
 // so the report says which operation to which PE stalled, e.g. one to a peer that exited.
-GIO_DOUT void wait_done(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
+GIO_DEVICE_NOINLINE void wait_done(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
   bounded_wait([&] { return completed(r) > idx; },
                [&](unsigned long long ms) {
                  const uint64_t at = completed(r);
@@ -53,14 +53,14 @@ GIO_DOUT void wait_done(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
 }
 
 // Back-pressure: slot `idx & (slots-1)` is free once the command a ring earlier completed.
-GIO_DFN void wait_slot_free(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
+GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_proxy_ring_v1* r, uint64_t idx) {
   if (idx < r->slots) return;
   if (completed(r) > idx - r->slots) return;
   wait_done(rt, r, idx - r->slots);
 }
 
 // A fetched result from this slot's previous use may still be unread.
-GIO_DFN void wait_slot_released(const char* rt, gio_proxy_ring_v1* r, uint32_t slot) {
+GIO_DEVICE_INLINE void wait_slot_released(const char* rt, gio_proxy_ring_v1* r, uint32_t slot) {
   if (*(volatile uint32_t*)&r->hold[slot])
     bounded_wait([&] { return plat::atomic_load_acquire(&r->hold[slot]) == 0u; },
                  [&](unsigned long long ms) {
@@ -72,7 +72,7 @@ GIO_DFN void wait_slot_released(const char* rt, gio_proxy_ring_v1* r, uint32_t s
 
 // Post one command (every field but seq filled by the caller); returns its index. `hold`: the
 // caller reads result[slot] after completion with take_result().
-GIO_DOUT uint64_t post(const char* rt, gio_proxy_ring_v1* r, const gio_proxy_cmd_v1& c, bool hold = false) {
+GIO_DEVICE_NOINLINE uint64_t post(const char* rt, gio_proxy_ring_v1* r, const gio_proxy_cmd_v1& c, bool hold = false) {
   const plat::wave_mask group = plat::wave_active_match((unsigned long long)(uintptr_t)r);
   const unsigned count = plat::wave_count(group), rank = plat::wave_count(group & plat::wave_lanes_below());
   const unsigned leader = plat::wave_lowest(group);
@@ -100,7 +100,7 @@ GIO_DOUT uint64_t post(const char* rt, gio_proxy_ring_v1* r, const gio_proxy_cmd
 }
 
 // The fetched value of command `idx` (posted with hold), and its slot freed for reuse.
-GIO_DFN uint64_t take_result(gio_proxy_ring_v1* r, uint64_t idx) {
+GIO_DEVICE_INLINE uint64_t take_result(gio_proxy_ring_v1* r, uint64_t idx) {
   const uint32_t slot = (uint32_t)idx & (r->slots - 1);
   const uint64_t v = plat::atomic_load_acquire(&r->result[slot]);
   plat::atomic_exchange(&r->hold[slot], 0u);

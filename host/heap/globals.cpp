@@ -18,6 +18,7 @@
 #include <cstring>
 #include <random>
 
+#include "runtime/amo_apply.h"
 #include "runtime/host_entry.h"
 #include "host/bootstrap/bootstrap.h"
 #include "host/log.h"
@@ -120,20 +121,6 @@ bool remap(data_segment& s, const std::string& dir, std::string* why) {
   return ok;
 }
 
-template <typename T>
-uint64_t cpu_amo_t(T* p, int op, T v, T c) {
-  switch (op) {
-    case GIO_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
-    case GIO_AMO_SET:
-    case GIO_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-    case GIO_AMO_CSWAP: __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c;
-    case GIO_AMO_FETCH_ADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-    case GIO_AMO_FETCH_AND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-    case GIO_AMO_FETCH_OR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-    case GIO_AMO_FETCH_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-    default: return ~0ull;
-  }
-}
 }  // namespace
 
 void segment_remap(runtime& r) {
@@ -234,9 +221,12 @@ uint8_t* sym_mapped(const runtime& r, uint64_t off, int pe) {
 }
 
 uint64_t cpu_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {
-  if (op >= GIO_AMO_FETCH && op <= GIO_AMO_FETCH_XOR) {
-    if (size == 4) return cpu_amo_t<uint32_t>((uint32_t*)addr, op, (uint32_t)v, (uint32_t)c);
-    if (size == 8) return cpu_amo_t<uint64_t>((uint64_t*)addr, op, v, c);
+  if (size == 4) {
+    uint32_t old;
+    if (amo_apply<cpu_atomics>((uint32_t*)addr, op, (uint32_t)v, (uint32_t)c, old)) return old;
+  } else if (size == 8) {
+    uint64_t old;
+    if (amo_apply<cpu_atomics>((uint64_t*)addr, op, v, c, old)) return old;
   }
   fatal(GIO_ERR_ARG, routine, "atomic operation %d on %zu bytes is not supported", op, size);
 }

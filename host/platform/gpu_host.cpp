@@ -95,34 +95,9 @@ void copy_strided(void* dst, const void* src, const gio_strided_shape& sh, const
   }
 }
 
+// The host platform's GPU memory is the CPU's: its atomics are the CPU's (globals.cpp).
 uint64_t amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const char* routine) {
-  if (size == 4) {
-    uint32_t* p = (uint32_t*)addr;
-    uint32_t v4 = (uint32_t)v, c4 = (uint32_t)c;
-    switch (op) {
-      case GIO_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
-      case GIO_AMO_SET:
-      case GIO_AMO_SWAP: return __atomic_exchange_n(p, v4, __ATOMIC_SEQ_CST);
-      case GIO_AMO_CSWAP: __atomic_compare_exchange_n(p, &c4, v4, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c4;
-      case GIO_AMO_FETCH_ADD: return __atomic_fetch_add(p, v4, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_AND: return __atomic_fetch_and(p, v4, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_OR: return __atomic_fetch_or(p, v4, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_XOR: return __atomic_fetch_xor(p, v4, __ATOMIC_SEQ_CST);
-    }
-  } else if (size == 8) {
-    uint64_t* p = (uint64_t*)addr;
-    switch (op) {
-      case GIO_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);
-      case GIO_AMO_SET:
-      case GIO_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-      case GIO_AMO_CSWAP: __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c;
-      case GIO_AMO_FETCH_ADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_AND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_OR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-      case GIO_AMO_FETCH_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-    }
-  }
-  fatal(GIO_ERR_ARG, routine, "atomic operation %d on %zu bytes is not supported", op, size);
+  return cpu_amo(addr, op, v, c, size, routine);
 }
 
 void sync(const char*) {}

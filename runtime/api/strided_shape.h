@@ -26,32 +26,32 @@ struct gio_strided_shape {
 
 namespace gio {
 
-GIO_HDFN gio_strided_shape shape_make(size_t block) {
+GIO_HOST_DEVICE_INLINE gio_strided_shape shape_make(size_t block) {
   gio_strided_shape s;
   s.block = block;
   s.dims = 0;
   for (int i = 0; i < GIO_STRIDED_MAX_DIMS; ++i) s.count[i] = 1, s.dstride[i] = 0, s.sstride[i] = 0;
   return s;
 }
-GIO_HDFN void shape_push(gio_strided_shape& s, size_t count, ptrdiff_t dstride, ptrdiff_t sstride) {
+GIO_HOST_DEVICE_INLINE void shape_push(gio_strided_shape& s, size_t count, ptrdiff_t dstride, ptrdiff_t sstride) {
   s.count[s.dims] = count, s.dstride[s.dims] = dstride, s.sstride[s.dims] = sstride;
   ++s.dims;
 }
 
-GIO_HDFN size_t shape_blocks(const gio_strided_shape& s) {
+GIO_HOST_DEVICE_INLINE size_t shape_blocks(const gio_strided_shape& s) {
   return s.count[0] * s.count[1] * s.count[2];
 }
-GIO_HDFN bool shape_empty(const gio_strided_shape& s) { return s.block == 0 || shape_blocks(s) == 0; }
+GIO_HOST_DEVICE_INLINE bool shape_empty(const gio_strided_shape& s) { return s.block == 0 || shape_blocks(s) == 0; }
 
 // Bytes from the first byte of the first block to one past the last block's end, on the
 // destination (dst = true) or source side. Strides are never negative (the routines reject them).
-GIO_HDFN size_t shape_extent(const gio_strided_shape& s, bool dst) {
+GIO_HOST_DEVICE_INLINE size_t shape_extent(const gio_strided_shape& s, bool dst) {
   size_t e = s.block;
   for (int i = 0; i < s.dims; ++i) e += (s.count[i] - 1) * (size_t)(dst ? s.dstride[i] : s.sstride[i]);
   return e;
 }
 
-GIO_HDFN void shape_drop(gio_strided_shape& s, int i) {
+GIO_HOST_DEVICE_INLINE void shape_drop(gio_strided_shape& s, int i) {
   for (int k = i; k + 1 < GIO_STRIDED_MAX_DIMS; ++k)
     s.count[k] = s.count[k + 1], s.dstride[k] = s.dstride[k + 1], s.sstride[k] = s.sstride[k + 1];
   s.count[GIO_STRIDED_MAX_DIMS - 1] = 1, s.dstride[GIO_STRIDED_MAX_DIMS - 1] = 0,
@@ -60,7 +60,7 @@ GIO_HDFN void shape_drop(gio_strided_shape& s, int i) {
 }
 
 // The analysis above. A non-empty shape keeps its bytes and their order: only the description shrinks.
-GIO_HDFN void shape_simplify(gio_strided_shape& s) {
+GIO_HOST_DEVICE_INLINE void shape_simplify(gio_strided_shape& s) {
   for (int i = s.dims - 1; i >= 0; --i)
     if (s.count[i] == 1) shape_drop(s, i);
   // Blocks that touch on both sides make one longer block (row-contiguous subarrays, iput of stride 1).
@@ -83,7 +83,7 @@ GIO_HDFN void shape_simplify(gio_strided_shape& s) {
 // Byte offsets of block `i` (blocks numbered innermost dimension fastest). The divisions are
 // 32-bit where the counts allow (a GPU's 64-bit division is a long instruction sequence), and
 // absent for one dimension.
-GIO_HDFN void shape_offsets(const gio_strided_shape& s, size_t i, size_t& doff, size_t& soff) {
+GIO_HOST_DEVICE_INLINE void shape_offsets(const gio_strided_shape& s, size_t i, size_t& doff, size_t& soff) {
   size_t i0 = i, i1 = 0, i2 = 0;
   if (s.dims > 1) {
     if ((i >> 32) == 0 && (s.count[0] >> 32) == 0 && (s.count[1] >> 32) == 0) {
@@ -117,13 +117,13 @@ struct gio_strided_check {
 };
 
 namespace gio {
-GIO_HDFN gio_strided_check strided_check_strides(ptrdiff_t dst, ptrdiff_t sst, int dim, size_t min_dst = 1) {
+GIO_HOST_DEVICE_INLINE gio_strided_check strided_check_strides(ptrdiff_t dst, ptrdiff_t sst, int dim, size_t min_dst = 1) {
   if (min_dst < 1) min_dst = 1;
   if (dst < (ptrdiff_t)min_dst) return gio_strided_check{GIO_STRIDED_DST_STRIDE, dim, (long long)dst, (long long)min_dst};
   if (sst < 0) return gio_strided_check{GIO_STRIDED_SRC_STRIDE, dim, (long long)sst, 0};
   return gio_strided_check{GIO_STRIDED_OK, 0, 0, 0};
 }
-GIO_HDFN gio_strided_check strided_check_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
+GIO_HOST_DEVICE_INLINE gio_strided_check strided_check_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
                                                   int ndims) {
   if (ndims < 1 || ndims > GIO_STRIDED_MAX_DIMS) return gio_strided_check{GIO_STRIDED_NDIMS, 0, (long long)ndims, 1};
   for (int i = 0; i < ndims; ++i) {
@@ -133,7 +133,7 @@ GIO_HDFN gio_strided_check strided_check_subarray(const ptrdiff_t* dst_strides, 
   return gio_strided_check{GIO_STRIDED_OK, 0, 0, 0};
 }
 // The shape of a subarray: counts[i] elements along dimension i (0 innermost), strides in elements.
-GIO_HDFN gio_strided_shape shape_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
+GIO_HOST_DEVICE_INLINE gio_strided_shape shape_subarray(const ptrdiff_t* dst_strides, const ptrdiff_t* src_strides,
                                           const size_t* counts, int ndims, size_t elem) {
   gio_strided_shape s = shape_make(elem);
   for (int i = 0; i < ndims; ++i)
@@ -141,7 +141,7 @@ GIO_HDFN gio_strided_shape shape_subarray(const ptrdiff_t* dst_strides, const pt
   return s;
 }
 // iput/iget (bsize 1) and ibput/ibget: nblocks blocks of bsize elements.
-GIO_HDFN gio_strided_shape shape_blocks_of(ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem) {
+GIO_HOST_DEVICE_INLINE gio_strided_shape shape_blocks_of(ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem) {
   gio_strided_shape s = shape_make(bsize * elem);
   shape_push(s, nblocks, dst * (ptrdiff_t)elem, sst * (ptrdiff_t)elem);
   return s;

@@ -50,7 +50,7 @@ typedef struct {
   X(ulonglong, unsigned long long) X(int8, int8_t) X(int16, int16_t) X(int32, int32_t)          \
   X(int64, int64_t) X(uint8, uint8_t) X(uint16, uint16_t) X(uint32, uint32_t)                   \
   X(uint64, uint64_t) X(size, size_t) X(ptrdiff, ptrdiff_t)
-// ... and the one whose routines are host code only (GIO_HFN): no GPU has long double (nvcc makes it
+// ... and the one whose routines are host code only (GIO_HOST_INLINE): no GPU has long double (nvcc makes it
 // double in device code, which is not the host's value), so there is no device form to dispatch to.
 #define GIO_RMA_HOST_TYPES(X) X(longdouble, long double)
 

@@ -28,9 +28,9 @@ struct via {
   struct ext_##NAME {                                                                                         \
     typedef TYPE T;                                                                                           \
     static const char* name() { return #NAME; }                                                               \
-    static GIO_HDFN T fetch(via v, const T* s, int pe) { return GIOTEST_AMO(NAME, fetch, v, s, pe); }         \
-    static GIO_HDFN void set(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, set, v, d, x, pe); }               \
-    static GIO_HDFN T swap(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, swap, v, d, x, pe); }         \
+    static GIO_HOST_DEVICE_INLINE T fetch(via v, const T* s, int pe) { return GIOTEST_AMO(NAME, fetch, v, s, pe); }         \
+    static GIO_HOST_DEVICE_INLINE void set(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, set, v, d, x, pe); }               \
+    static GIO_HOST_DEVICE_INLINE T swap(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, swap, v, d, x, pe); }         \
   };
 GIO_AMO_EXT_TYPES(GIOTEST_EXT_OPS)
 #undef GIOTEST_EXT_OPS
@@ -39,13 +39,13 @@ GIO_AMO_EXT_TYPES(GIOTEST_EXT_OPS)
 #define GIOTEST_STD_OPS(NAME, TYPE)                                                                           \
   struct std_##NAME : ext_##NAME {                                                                            \
     typedef TYPE T;                                                                                           \
-    static GIO_HDFN T cswap(via v, T* d, T cond, T x, int pe) {                                               \
+    static GIO_HOST_DEVICE_INLINE T cswap(via v, T* d, T cond, T x, int pe) {                                               \
       return GIOTEST_AMO(NAME, compare_swap, v, d, cond, x, pe);                                              \
     }                                                                                                         \
-    static GIO_HDFN T fetch_add(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_add, v, d, x, pe); } \
-    static GIO_HDFN void add(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, add, v, d, x, pe); }               \
-    static GIO_HDFN T fetch_inc(via v, T* d, int pe) { return GIOTEST_AMO(NAME, fetch_inc, v, d, pe); }       \
-    static GIO_HDFN void inc(via v, T* d, int pe) { GIOTEST_AMO(NAME, inc, v, d, pe); }                       \
+    static GIO_HOST_DEVICE_INLINE T fetch_add(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_add, v, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void add(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, add, v, d, x, pe); }               \
+    static GIO_HOST_DEVICE_INLINE T fetch_inc(via v, T* d, int pe) { return GIOTEST_AMO(NAME, fetch_inc, v, d, pe); }       \
+    static GIO_HOST_DEVICE_INLINE void inc(via v, T* d, int pe) { GIOTEST_AMO(NAME, inc, v, d, pe); }                       \
   };
 GIO_AMO_STD_TYPES(GIOTEST_STD_OPS)
 #undef GIOTEST_STD_OPS
@@ -55,12 +55,12 @@ GIO_AMO_STD_TYPES(GIOTEST_STD_OPS)
   struct bit_##NAME {                                                                                         \
     typedef TYPE T;                                                                                           \
     static const char* name() { return #NAME; }                                                               \
-    static GIO_HDFN T fetch_and(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_and, v, d, x, pe); } \
-    static GIO_HDFN T fetch_or(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_or, v, d, x, pe); }   \
-    static GIO_HDFN T fetch_xor(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_xor, v, d, x, pe); } \
-    static GIO_HDFN void and_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, and, v, d, x, pe); }              \
-    static GIO_HDFN void or_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, or, v, d, x, pe); }                \
-    static GIO_HDFN void xor_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, xor, v, d, x, pe); }              \
+    static GIO_HOST_DEVICE_INLINE T fetch_and(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_and, v, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE T fetch_or(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_or, v, d, x, pe); }   \
+    static GIO_HOST_DEVICE_INLINE T fetch_xor(via v, T* d, T x, int pe) { return GIOTEST_AMO(NAME, fetch_xor, v, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void and_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, and, v, d, x, pe); }              \
+    static GIO_HOST_DEVICE_INLINE void or_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, or, v, d, x, pe); }                \
+    static GIO_HOST_DEVICE_INLINE void xor_(via v, T* d, T x, int pe) { GIOTEST_AMO(NAME, xor, v, d, x, pe); }              \
   };
 GIO_AMO_BIT_TYPES(GIOTEST_BIT_OPS)
 #undef GIOTEST_BIT_OPS

@@ -65,7 +65,7 @@ struct dbuf : device_array<T> {
 };
 
 // The byte PE `pe` writes at index i of a pattern `salt` (never 0, so a missed write shows).
-GIO_HDFN uint8_t pattern(int pe, size_t i, unsigned salt = 0) {
+GIO_HOST_DEVICE_INLINE uint8_t pattern(int pe, size_t i, unsigned salt = 0) {
   return (uint8_t)(((pe + 1) * 131u + (unsigned)i * 7u + (unsigned)(i >> 8) * 13u + salt * 29u) % 251u + 1u);
 }
 

@@ -26,11 +26,11 @@ struct via {
   struct std_##NAME {                                                                                         \
     typedef TYPE T;                                                                                           \
     static const char* name() { return #NAME; }                                                               \
-    static GIO_HDFN void fetch(via v, T* f, const T* s, int pe) { NBI(NAME, fetch, v, f, s, pe); }           \
-    static GIO_HDFN void swap(via v, T* f, T* d, T x, int pe) { NBI(NAME, swap, v, f, d, x, pe); }           \
-    static GIO_HDFN void cswap(via v, T* f, T* d, T c, T x, int pe) { NBI(NAME, compare_swap, v, f, d, c, x, pe); } \
-    static GIO_HDFN void finc(via v, T* f, T* d, int pe) { NBI(NAME, fetch_inc, v, f, d, pe); }              \
-    static GIO_HDFN void fadd(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_add, v, f, d, x, pe); }      \
+    static GIO_HOST_DEVICE_INLINE void fetch(via v, T* f, const T* s, int pe) { NBI(NAME, fetch, v, f, s, pe); }           \
+    static GIO_HOST_DEVICE_INLINE void swap(via v, T* f, T* d, T x, int pe) { NBI(NAME, swap, v, f, d, x, pe); }           \
+    static GIO_HOST_DEVICE_INLINE void cswap(via v, T* f, T* d, T c, T x, int pe) { NBI(NAME, compare_swap, v, f, d, c, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void finc(via v, T* f, T* d, int pe) { NBI(NAME, fetch_inc, v, f, d, pe); }              \
+    static GIO_HOST_DEVICE_INLINE void fadd(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_add, v, f, d, x, pe); }      \
   };
 STD_OPS(int, int)
 STD_OPS(long, long)
@@ -41,8 +41,8 @@ STD_OPS(size, size_t)
   struct ext_##NAME {                                                                               \
     typedef TYPE T;                                                                                 \
     static const char* name() { return #NAME; }                                                     \
-    static GIO_HDFN void fetch(via v, T* f, const T* s, int pe) { NBI(NAME, fetch, v, f, s, pe); } \
-    static GIO_HDFN void swap(via v, T* f, T* d, T x, int pe) { NBI(NAME, swap, v, f, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void fetch(via v, T* f, const T* s, int pe) { NBI(NAME, fetch, v, f, s, pe); } \
+    static GIO_HOST_DEVICE_INLINE void swap(via v, T* f, T* d, T x, int pe) { NBI(NAME, swap, v, f, d, x, pe); } \
   };
 EXT_OPS(double, double)
 EXT_OPS(float, float)
@@ -51,9 +51,9 @@ EXT_OPS(float, float)
   struct bit_##NAME {                                                                                    \
     typedef TYPE T;                                                                                      \
     static const char* name() { return #NAME; }                                                          \
-    static GIO_HDFN void fand(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_and, v, f, d, x, pe); } \
-    static GIO_HDFN void f_or(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_or, v, f, d, x, pe); }  \
-    static GIO_HDFN void fxor(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_xor, v, f, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void fand(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_and, v, f, d, x, pe); } \
+    static GIO_HOST_DEVICE_INLINE void f_or(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_or, v, f, d, x, pe); }  \
+    static GIO_HOST_DEVICE_INLINE void fxor(via v, T* f, T* d, T x, int pe) { NBI(NAME, fetch_xor, v, f, d, x, pe); } \
   };
 BIT_OPS(int32, int32_t)
 BIT_OPS(uint64, uint64_t)
@@ -65,7 +65,7 @@ BIT_OPS(uint, unsigned int)
 // (initially k: even k's condition holds, odd k's does not); word[2 + K + k]: swap target (k + 7);
 // word[2 + 2K + k]: fetch target (k * 5 + 1).
 template <typename T>
-GIO_HDFN T init_word(size_t i, size_t K) {
+GIO_HOST_DEVICE_INLINE T init_word(size_t i, size_t K) {
   if (i < 2) return (T)0;
   if (i < 2 + K) return (T)(i - 2);
   if (i < 2 + 2 * K) return (T)(i - 2 - K + 7);
@@ -73,9 +73,9 @@ GIO_HDFN T init_word(size_t i, size_t K) {
 }
 // Bitwise words [3k, 3k + 3): and, or, xor targets, each starting at bit_init(k).
 template <typename T>
-GIO_HDFN T bit_init(size_t k) { return (T)(0x5a5a5a5aull ^ (k * 0x01010101ull)); }
+GIO_HOST_DEVICE_INLINE T bit_init(size_t k) { return (T)(0x5a5a5a5aull ^ (k * 0x01010101ull)); }
 template <typename T>
-GIO_HDFN T bit_mask(size_t k) { return (T)(0x0ff00ff0ull + k); }
+GIO_HOST_DEVICE_INLINE T bit_mask(size_t k) { return (T)(0x0ff00ff0ull + k); }
 
 template <typename T>
 void init_words(const sym<T>& w, size_t K) {

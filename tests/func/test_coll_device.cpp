@@ -430,7 +430,7 @@ namespace {
 // Per team: my_pe, n_pes, translate_pe(team, i, WORLD) for i in -1..n, translate_pe(WORLD, w, team)
 // for every world PE w, translate_pe(team, i, next team of the list) for i in 0..n-1; then the four
 // answers about SHMEM_TEAM_INVALID.
-GIO_HDFN int query_stride(int n) { return 2 + (n + 2) + n + n; }
+GIO_HOST_DEVICE_INLINE int query_stride(int n) { return 2 + (n + 2) + n + n; }
 
 __global__ void query_kernel(const shmem_team_t* teams, int nteams, int* out, const int* want,
                              unsigned long long* bad) {

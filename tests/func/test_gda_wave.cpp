@@ -18,10 +18,10 @@ const unsigned kT = kWGs * kThreads;     // senders per PE
 const size_t kPut = 200, kPutStride = 256, kNbiStride = 64, kGet = 100;
 
 // Where thread t of PE me sends (every PE, itself included, within one wave), and how.
-GIO_HDFN int target(int me, unsigned t, int n) { return (int)((me + t) % (unsigned)n); }
-GIO_HDFN size_t nbi_len(unsigned t) { return t % 3 == 0 ? 8 : t % 3 == 1 ? 28 : 40; }  // inline, inline, not
-GIO_HDFN bool does_nbi(unsigned t) { return t % 5 != 4; }  // some lanes skip: smaller batches
-GIO_HDFN int p_value(unsigned g) { return (int)(g * 7 + 3); }
+GIO_HOST_DEVICE_INLINE int target(int me, unsigned t, int n) { return (int)((me + t) % (unsigned)n); }
+GIO_HOST_DEVICE_INLINE size_t nbi_len(unsigned t) { return t % 3 == 0 ? 8 : t % 3 == 1 ? 28 : 40; }  // inline, inline, not
+GIO_HOST_DEVICE_INLINE bool does_nbi(unsigned t) { return t % 5 != 4; }  // some lanes skip: smaller batches
+GIO_HOST_DEVICE_INLINE int p_value(unsigned g) { return (int)(g * 7 + 3); }
 
 struct bufs {
   uint8_t* src;       // kT*n*kPutStride, pattern(owner PE)

@@ -30,14 +30,14 @@ const int kDevIters = 10;
 // atomic set: still two steps (without the lock, increments would be lost just the same), but TSan
 // cannot see a hand-off that passes through another process (this PE's thread, then a peer's, then
 // this PE's other thread) and would report the plain copies of two threads of this PE as a race.
-GIO_HDFN long get_long(const long* p, int pe) {
+GIO_HOST_DEVICE_INLINE long get_long(const long* p, int pe) {
 #if defined(GIO_TEST_TSAN)
   return shmem_long_atomic_fetch(p, pe);
 #else
   return shmem_long_g(p, pe);
 #endif
 }
-GIO_HDFN void put_long(long* p, long v, int pe) {
+GIO_HOST_DEVICE_INLINE void put_long(long* p, long v, int pe) {
 #if defined(GIO_TEST_TSAN)
   shmem_long_atomic_set(p, v, pe);
 #else
@@ -46,7 +46,7 @@ GIO_HDFN void put_long(long* p, long v, int pe) {
 }
 
 // One increment of the counter at `ctr` on `pe` under `lock`: a get and a put, not an atomic.
-GIO_HDFN void locked_increment(long* lock, long* ctr, int pe, bool try_first) {
+GIO_HOST_DEVICE_INLINE void locked_increment(long* lock, long* ctr, int pe, bool try_first) {
   if (try_first) {
     while (shmem_test_lock(lock) != 0) {
     }
@@ -185,7 +185,7 @@ const unsigned kFifoWGs = 3;
 const int kFifoThreads = 2;
 const int kFifoPer = (int)kFifoWGs + kFifoThreads;
 
-GIO_HDFN void fifo_enter(long* lock, long* log, long* count, long id) {
+GIO_HOST_DEVICE_INLINE void fifo_enter(long* lock, long* log, long* count, long id) {
   shmem_set_lock(lock);
   const long k = get_long(count, 0);
   put_long(&log[k], id, 0);

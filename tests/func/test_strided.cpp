@@ -93,7 +93,7 @@ size_t extent(const shape_case& c, bool dst_side) {
   const size_t n = c.count[0];
 
 // The routine for case c at thread scope (host or kernel); d and s as the routine takes them.
-GIO_HDFN void call_thread(const shape_case& c, bool put, void* d, const void* s, int pe) {
+GIO_HOST_DEVICE_INLINE void call_thread(const shape_case& c, bool put, void* d, const void* s, int pe) {
   GIO_T_ARGS
   {
     if (c.api == IPUT) {

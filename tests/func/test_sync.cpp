@@ -18,7 +18,7 @@ enum barrier_kind {
 const char* const kKindNames[KINDS] = {"barrier_all", "sync_all", "barrier_all_wg", "sync_all_wg",
                                        "barrier_all_wave", "sync_all_wave", "barrier_all_thread",
                                        "sync_all_thread"};
-GIO_HDFN bool is_sync(int kind) { return kind % 2 == 1; }
+GIO_HOST_DEVICE_INLINE bool is_sync(int kind) { return kind % 2 == 1; }
 
 // Result of a kernel's self-check: how many slots were wrong, and the first round that had one.
 struct verdict {
@@ -27,8 +27,8 @@ struct verdict {
 };
 
 // Layout of the symmetric box: cnt[2][n] then val[2][n]; slot [q][src] belongs to PE src.
-GIO_HDFN uint64_t* cnt_slot(uint64_t* box, int n, int q, int src) { return box + q * n + src; }
-GIO_HDFN uint64_t* val_slot(uint64_t* box, int n, int q, int src) { return box + (2 + q) * n + src; }
+GIO_HOST_DEVICE_INLINE uint64_t* cnt_slot(uint64_t* box, int n, int q, int src) { return box + q * n + src; }
+GIO_HOST_DEVICE_INLINE uint64_t* val_slot(uint64_t* box, int n, int q, int src) { return box + (2 + q) * n + src; }
 
 __global__ void rounds_kernel(int kind, uint64_t* box, unsigned r_begin, unsigned r_end, verdict* out) {
   const int me = shmem_my_pe(), n = shmem_n_pes();

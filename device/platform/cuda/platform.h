@@ -14,14 +14,14 @@
 #define GIO_KERNEL_COMPILER 0
 #endif
 
-// GIO_DISPATCH(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
+// GIO_DISPATCH_HOST_DEVICE(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
 #if GIO_DEVICE_CODE
-#define GIO_DISPATCH(dev_stmt, host_stmt) \
+#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
   do {                                    \
     dev_stmt;                             \
   } while (0)
 #else
-#define GIO_DISPATCH(dev_stmt, host_stmt) \
+#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
   do {                                    \
     host_stmt;                            \
   } while (0)
@@ -30,21 +30,21 @@
 #include "device/platform/forms.h"
 
 #if GIO_KERNEL_COMPILER
-// GIO_DFN: the fast path, inlined into the caller. GIO_DOUT: called, not inlined, on GPUs: the
+// GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
 // gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
 #define GIO_UNROLL _Pragma("unroll")
-#define GIO_DFN __device__ __forceinline__
+#define GIO_DEVICE_INLINE __device__ __forceinline__
 // (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
-#define GIO_DOUT __device__ inline __attribute__((noinline))
+#define GIO_DEVICE_NOINLINE __device__ inline __attribute__((noinline))
 
 namespace gio {
 namespace plat {
-GIO_HDFN bool in_kernel() { return GIO_DEVICE_CODE; }
+GIO_HOST_DEVICE_INLINE bool in_kernel() { return GIO_DEVICE_CODE; }
 // On cuda the wave size is a constant: nvcc hands warpSize to ptxas as a run-time value (PTX's
 // WARP_SZ), so `% warpSize` became a full unsigned division (a dozen instructions, MUFU.RCP among
 // them) in every wave-scope call. Every NVIDIA GPU has 32 lanes.
-GIO_DFN constexpr unsigned wave_size() { return 32; }
+GIO_DEVICE_INLINE constexpr unsigned wave_size() { return 32; }
 }  // namespace plat
 }  // namespace gio
 
@@ -53,7 +53,7 @@ GIO_DFN constexpr unsigned wave_size() { return 32; }
 namespace gio {
 namespace plat {
 
-GIO_DFN void wave_sync() { __syncwarp(); }
+GIO_DEVICE_INLINE void wave_sync() { __syncwarp(); }
 // p, which the caller knows is the same in every lane of its wave (a cooperative call's outcome,
 // computed from arguments every lane passes alike), in a form the compiler knows is the same. On
 // cuda that is a vote over the whole wave (the lanes wave_sync waits for), whose result ptxas
@@ -62,23 +62,23 @@ GIO_DFN void wave_sync() { __syncwarp(); }
 // callee uses, saved and restored that barrier (BMOV) on every pass, taken or not: in a loop of
 // 8-byte wave puts that was 2.7x the branch-resolving stalls and 17 % of the time against the same
 // loop with a free barrier (Nsight Compute, results/2026-11-28-2xh200-s25). Elsewhere p itself.
-GIO_DFN bool wave_uniform(bool p) { return __all_sync(0xffffffffu, p); }
+GIO_DEVICE_INLINE bool wave_uniform(bool p) { return __all_sync(0xffffffffu, p); }
 
 // A lane alone in m executes no warp-synchronous instruction: it has nobody to exchange with, and a
 // cooperative scope's gda or proxy post is always one lane (dispatch.h), so the post skips the
 // match, shuffle and sync. (These one-lane instructions do not release the other lanes'
 // __syncwarp() on H200: results/probes/warpsync_alone.cu. What can drop a wave's sync is a
 // __syncwarp() that ptxas compiles away: device/dispatch/dispatch.h, lane_done.)
-GIO_DFN bool wave_alone(wave_mask m) { return m == wave_lane_bit(); }
-GIO_DFN wave_mask wave_active_mask() { return __activemask(); }
-GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) {
+GIO_DEVICE_INLINE bool wave_alone(wave_mask m) { return m == wave_lane_bit(); }
+GIO_DEVICE_INLINE wave_mask wave_active_mask() { return __activemask(); }
+GIO_DEVICE_INLINE wave_mask wave_ballot(wave_mask m, bool pred) {
   return wave_alone(m) ? (pred ? m : 0) : __ballot_sync((unsigned)m, pred);
 }
-GIO_DFN unsigned long long wave_shfl(wave_mask m, unsigned long long v, unsigned src_lane) {
+GIO_DEVICE_INLINE unsigned long long wave_shfl(wave_mask m, unsigned long long v, unsigned src_lane) {
   return wave_alone(m) ? v : __shfl_sync((unsigned)m, v, (int)src_lane);
 }
 // Also orders the memory accesses of the lanes in m (CUDA's __syncwarp guarantee).
-GIO_DFN void wave_sync_mask(wave_mask m) {
+GIO_DEVICE_INLINE void wave_sync_mask(wave_mask m) {
   if (!wave_alone(m)) __syncwarp((unsigned)m);
 }
 
@@ -91,7 +91,7 @@ namespace gio {
 namespace plat {
 
 // The lanes of m whose key equals the caller's: in hardware on sm_70+, else by rounds (wave_rounds.h).
-GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_match(wave_mask m, unsigned long long key) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   return wave_alone(m) ? m : __match_any_sync((unsigned)m, key);  // (wave_alone: see wave_shfl)
 #else
@@ -100,7 +100,7 @@ GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
 }
 
 // The lanes of the wave that make this call together and pass the same key.
-GIO_DFN wave_mask wave_active_match(unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_active_match(unsigned long long key) {
   return wave_match(wave_active_mask(), key);
 }
 
@@ -108,20 +108,20 @@ GIO_DFN wave_mask wave_active_match(unsigned long long key) {
 // its work-group's already-synchronized) earlier accesses before every later access, as seen by
 // other GPUs and the CPU. The p2p quiet: after it, a later load must not be served before an earlier
 // put is visible (store->load order, which a release fence does not give).
-GIO_DFN void fence_system() { __threadfence_system(); }
+GIO_DEVICE_INLINE void fence_system() { __threadfence_system(); }
 // Release fence at system scope: earlier accesses are ordered before every later store. Enough for
 // shmem_fence (put->put order) and before a signal store; cheaper than the sequentially consistent
 // fence because nothing after it has to wait for it except stores.
-GIO_DFN void fence_release_system() {
+GIO_DEVICE_INLINE void fence_release_system() {
   asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
 
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
-GIO_DFN void relax() {
+GIO_DEVICE_INLINE void relax() {
 }
 
 // Nanoseconds from an arbitrary origin, for bounding waits.
-GIO_DFN uint64_t clock_ns() {
+GIO_DEVICE_INLINE uint64_t clock_ns() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
@@ -129,7 +129,7 @@ GIO_DFN uint64_t clock_ns() {
 
 // Atomics on memory another GPU or the CPU may touch: system scope everywhere.
 template <typename T>
-GIO_DFN T atomic_load_acquire(const T* p) {
+GIO_DEVICE_INLINE T atomic_load_acquire(const T* p) {
   // One acquire load at system scope (sm_70+): polling loops must not pay a full fence per poll.
   T v;
   if (sizeof(T) == 8) {
@@ -149,20 +149,20 @@ GIO_DFN T atomic_load_acquire(const T* p) {
 
 // A single-copy-atomic 8-byte store another GPU or the CPU may poll (no value comes back, so it
 // costs no round trip, unlike an exchange). Ordering comes from a fence before it.
-GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   asm volatile("st.relaxed.sys.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 // Adds v to an 8-byte word another GPU or the CPU may poll, with nothing coming back (ordering from
 // a fence before it). On cuda one `red`: atomicAdd_system with its result unused compiled to a
 // returning ATOMG inside GIO's signal paths (REDG only in a plain kernel).
-GIO_DFN void red_add_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void red_add_system(unsigned long long* p, unsigned long long v) {
   // In the global space: a generic red compiled to a returning ATOM (behind a shared-window test).
   asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "l"(v) : "memory");
 }
 // An 8-byte store that publishes this thread's earlier stores to a CPU thread polling the word
 // (a proxy command's sequence word): system-scope release fence, then the store. On the host
 // platform one release store, the form ThreadSanitizer models.
-GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_system(unsigned long long* p, unsigned long long v) {
   fence_release_system();
   store_relaxed_system(p, v);
 }
@@ -170,7 +170,7 @@ GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
 // its own fence: a volatile load on GPUs; on the host platform an acquire load, the form the
 // compiler's memory model (and ThreadSanitizer) knows for a word another thread writes.
 template <typename T>
-GIO_DFN T load_polled(const T* p) {
+GIO_DEVICE_INLINE T load_polled(const T* p) {
   return *(volatile const T*)p;
 }
 
@@ -179,7 +179,7 @@ GIO_DFN T load_polled(const T* p) {
 // already orders the earlier stores, so the store itself is relaxed: a release store there cost
 // about 5 % more per post on H200 (results/2026-11-24-h200-s6). On the host platform it is a release
 // store, the form ThreadSanitizer understands (it does not model standalone fences).
-GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
+GIO_DEVICE_INLINE void store_after_fence_system(uint32_t* p, uint32_t v) {
   asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
@@ -189,12 +189,12 @@ GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
 // host platform every GPU thread is a CPU thread, so they are the std atomics they always were.
 
 // A ticket: a relaxed fetch-add (nothing is ordered by it).
-GIO_DFN unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
   return atomicAdd(p, v);  // atom.add: relaxed, gpu scope
 }
 // An acquire load at device scope: later accesses of this thread are ordered after it (one L2 read;
 // the system-scope form also has to reach past the GPU).
-GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
   unsigned long long v;
   asm volatile("ld.acquire.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
@@ -203,7 +203,7 @@ GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* 
 // fence.acq_rel is an acquire pattern), so it can be in flight together with other loads instead of
 // waiting for an acquire of its own. On the host platform an acquire load: ThreadSanitizer does not
 // model standalone fences, and on x86 the acquire costs nothing.
-GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long load_before_fence_device(const unsigned long long* p) {
   unsigned long long v;
   asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
@@ -211,7 +211,7 @@ GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p)
 // A release store at device scope: this thread's earlier accesses (and, cumulatively, what it has
 // observed) are visible to this GPU's threads before the store is. A store, not an exchange: no value
 // comes back, so nothing waits for a round trip.
-GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_device(unsigned long long* p, unsigned long long v) {
   asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
@@ -219,16 +219,16 @@ GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
 // ordered before its later stores; acquire half: its earlier loads before its later accesses. Not
 // sequentially consistent: a later load may still be served before an earlier store is visible,
 // which is what makes them cheaper than fence_system (CUDA: MEMBAR.ALL.* instead of MEMBAR.SC.*).
-GIO_DFN void fence_acq_rel_system() {
+GIO_DEVICE_INLINE void fence_acq_rel_system() {
   asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
-GIO_DFN void fence_acq_rel_device() {
+GIO_DEVICE_INLINE void fence_acq_rel_device() {
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 // An 8-byte release store at system or device scope (an MMIO doorbell, a word a NIC reads): release
 // fence and store in one (CUDA st.release: MEMBAR.ALL then the store, without the L1 invalidation a
 // standalone acq_rel fence adds).
-GIO_DFN void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
+GIO_DEVICE_INLINE void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
   if (system)
     asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
   else
@@ -237,7 +237,7 @@ GIO_DFN void store_release_system_or_device(unsigned long long* p, unsigned long
 
 #define GIO_ATOMIC_RMW(name, fn)                                                   \
   template <typename T>                                                            \
-  GIO_DFN T name(T* p, T v) {                                                      \
+  GIO_DEVICE_INLINE T name(T* p, T v) {                                                      \
     typedef typename atom_bits<T>::type U;                                         \
     U old = fn((U*)p, *(U*)&v);                                                    \
     return *(T*)&old;                                                              \
@@ -249,7 +249,7 @@ GIO_ATOMIC_RMW(atomic_fetch_or, atomicOr_system)
 GIO_ATOMIC_RMW(atomic_fetch_xor, atomicXor_system)
 #undef GIO_ATOMIC_RMW
 template <typename T>
-GIO_DFN T atomic_cas(T* p, T cmp, T v) {
+GIO_DEVICE_INLINE T atomic_cas(T* p, T cmp, T v) {
   typedef typename atom_bits<T>::type U;
   U old = atomicCAS_system((U*)p, *(U*)&cmp, *(U*)&v);
   return *(T*)&old;

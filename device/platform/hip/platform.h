@@ -14,14 +14,14 @@
 #define GIO_KERNEL_COMPILER 0
 #endif
 
-// GIO_DISPATCH(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
+// GIO_DISPATCH_HOST_DEVICE(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
 #if GIO_DEVICE_CODE
-#define GIO_DISPATCH(dev_stmt, host_stmt) \
+#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
   do {                                    \
     dev_stmt;                             \
   } while (0)
 #else
-#define GIO_DISPATCH(dev_stmt, host_stmt) \
+#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
   do {                                    \
     host_stmt;                            \
   } while (0)
@@ -30,18 +30,18 @@
 #include "device/platform/forms.h"
 
 #if GIO_KERNEL_COMPILER
-// GIO_DFN: the fast path, inlined into the caller. GIO_DOUT: called, not inlined, on GPUs: the
+// GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
 // gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
 #define GIO_UNROLL _Pragma("unroll")
-#define GIO_DFN __device__ __forceinline__
+#define GIO_DEVICE_INLINE __device__ __forceinline__
 // (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
-#define GIO_DOUT __device__ inline __attribute__((noinline))
+#define GIO_DEVICE_NOINLINE __device__ inline __attribute__((noinline))
 
 namespace gio {
 namespace plat {
-GIO_HDFN bool in_kernel() { return GIO_DEVICE_CODE; }
-GIO_DFN unsigned wave_size() { return warpSize; }
+GIO_HOST_DEVICE_INLINE bool in_kernel() { return GIO_DEVICE_CODE; }
+GIO_DEVICE_INLINE unsigned wave_size() { return warpSize; }
 }  // namespace plat
 }  // namespace gio
 
@@ -50,22 +50,22 @@ GIO_DFN unsigned wave_size() { return warpSize; }
 namespace gio {
 namespace plat {
 
-GIO_DFN void wave_sync() {
+GIO_DEVICE_INLINE void wave_sync() {
   __builtin_amdgcn_wave_barrier();  // AMD wavefronts execute in lockstep; this orders LDS use
 }
 // p, which the caller knows is the same in every lane of its wave (a cooperative call's outcome),
 // in a form the compiler knows is the same: p itself here (cuda needs a vote, cuda/platform.h).
-GIO_DFN bool wave_uniform(bool p) { return p; }
+GIO_DEVICE_INLINE bool wave_uniform(bool p) { return p; }
 
 // The exec mask: exactly the lanes executing this instruction.
-GIO_DFN wave_mask wave_active_mask() { return __ballot(1); }
-GIO_DFN wave_mask wave_ballot(wave_mask m, bool pred) { return __ballot(pred) & m; }
-GIO_DFN unsigned long long wave_shfl(wave_mask, unsigned long long v, unsigned src_lane) {
+GIO_DEVICE_INLINE wave_mask wave_active_mask() { return __ballot(1); }
+GIO_DEVICE_INLINE wave_mask wave_ballot(wave_mask m, bool pred) { return __ballot(pred) & m; }
+GIO_DEVICE_INLINE unsigned long long wave_shfl(wave_mask, unsigned long long v, unsigned src_lane) {
   return __shfl(v, (int)src_lane);
 }
 // Lanes of a wavefront cannot drift apart; this only keeps the compiler from moving memory
 // accesses across the point.
-GIO_DFN void wave_sync_mask(wave_mask) { __builtin_amdgcn_wave_barrier(); }
+GIO_DEVICE_INLINE void wave_sync_mask(wave_mask) { __builtin_amdgcn_wave_barrier(); }
 
 }  // namespace plat
 }  // namespace gio
@@ -76,12 +76,12 @@ namespace gio {
 namespace plat {
 
 // The lanes of m whose key equals the caller's (by rounds: wave_rounds.h).
-GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_match(wave_mask m, unsigned long long key) {
   return wave_match_rounds(m, key);
 }
 
 // The lanes of the wave that make this call together and pass the same key.
-GIO_DFN wave_mask wave_active_match(unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_active_match(unsigned long long key) {
   return wave_match(wave_active_mask(), key);
 }
 
@@ -89,44 +89,44 @@ GIO_DFN wave_mask wave_active_match(unsigned long long key) {
 // its work-group's already-synchronized) earlier accesses before every later access, as seen by
 // other GPUs and the CPU. The p2p quiet: after it, a later load must not be served before an earlier
 // put is visible (store->load order, which a release fence does not give).
-GIO_DFN void fence_system() { __threadfence_system(); }
+GIO_DEVICE_INLINE void fence_system() { __threadfence_system(); }
 // Release fence at system scope: earlier accesses are ordered before every later store. Enough for
 // shmem_fence (put->put order) and before a signal store; cheaper than the sequentially consistent
 // fence because nothing after it has to wait for it except stores.
-GIO_DFN void fence_release_system() {
+GIO_DEVICE_INLINE void fence_release_system() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "" = system scope
 }
 
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
-GIO_DFN void relax() {
+GIO_DEVICE_INLINE void relax() {
 }
 
 // Nanoseconds from an arbitrary origin, for bounding waits.
-GIO_DFN uint64_t clock_ns() {
+GIO_DEVICE_INLINE uint64_t clock_ns() {
   return __builtin_amdgcn_s_memrealtime() * 10ull;  // 100 MHz constant clock on gfx9
 }
 
 // Atomics on memory another GPU or the CPU may touch: system scope everywhere.
 template <typename T>
-GIO_DFN T atomic_load_acquire(const T* p) {
+GIO_DEVICE_INLINE T atomic_load_acquire(const T* p) {
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
 // A single-copy-atomic 8-byte store another GPU or the CPU may poll (no value comes back, so it
 // costs no round trip, unlike an exchange). Ordering comes from a fence before it.
-GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 // Adds v to an 8-byte word another GPU or the CPU may poll, with nothing coming back (ordering from
 // a fence before it). On cuda one `red`: atomicAdd_system with its result unused compiled to a
 // returning ATOMG inside GIO's signal paths (REDG only in a plain kernel).
-GIO_DFN void red_add_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void red_add_system(unsigned long long* p, unsigned long long v) {
   (void)__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 // An 8-byte store that publishes this thread's earlier stores to a CPU thread polling the word
 // (a proxy command's sequence word): system-scope release fence, then the store. On the host
 // platform one release store, the form ThreadSanitizer models.
-GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_system(unsigned long long* p, unsigned long long v) {
   fence_release_system();
   store_relaxed_system(p, v);
 }
@@ -134,7 +134,7 @@ GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
 // its own fence: a volatile load on GPUs; on the host platform an acquire load, the form the
 // compiler's memory model (and ThreadSanitizer) knows for a word another thread writes.
 template <typename T>
-GIO_DFN T load_polled(const T* p) {
+GIO_DEVICE_INLINE T load_polled(const T* p) {
   return *(volatile const T*)p;
 }
 
@@ -143,7 +143,7 @@ GIO_DFN T load_polled(const T* p) {
 // already orders the earlier stores, so the store itself is relaxed: a release store there cost
 // about 5 % more per post on H200 (results/2026-11-24-h200-s6). On the host platform it is a release
 // store, the form ThreadSanitizer understands (it does not model standalone fences).
-GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
+GIO_DEVICE_INLINE void store_after_fence_system(uint32_t* p, uint32_t v) {
   __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
@@ -153,25 +153,25 @@ GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
 // host platform every GPU thread is a CPU thread, so they are the std atomics they always were.
 
 // A ticket: a relaxed fetch-add (nothing is ordered by it).
-GIO_DFN unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
   return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 // An acquire load at device scope: later accesses of this thread are ordered after it (one L2 read;
 // the system-scope form also has to reach past the GPU).
-GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
   return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
 }
 // A device-scope load whose ordering comes from the caller's next acq_rel fence (ld.relaxed +
 // fence.acq_rel is an acquire pattern), so it can be in flight together with other loads instead of
 // waiting for an acquire of its own. On the host platform an acquire load: ThreadSanitizer does not
 // model standalone fences, and on x86 the acquire costs nothing.
-GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long load_before_fence_device(const unsigned long long* p) {
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 // A release store at device scope: this thread's earlier accesses (and, cumulatively, what it has
 // observed) are visible to this GPU's threads before the store is. A store, not an exchange: no value
 // comes back, so nothing waits for a round trip.
-GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_device(unsigned long long* p, unsigned long long v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
 }
 
@@ -179,23 +179,23 @@ GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
 // ordered before its later stores; acquire half: its earlier loads before its later accesses. Not
 // sequentially consistent: a later load may still be served before an earlier store is visible,
 // which is what makes them cheaper than fence_system (CUDA: MEMBAR.ALL.* instead of MEMBAR.SC.*).
-GIO_DFN void fence_acq_rel_system() {
+GIO_DEVICE_INLINE void fence_acq_rel_system() {
   __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "");  // "" = system scope
 }
-GIO_DFN void fence_acq_rel_device() {
+GIO_DEVICE_INLINE void fence_acq_rel_device() {
   __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
 }
 // An 8-byte release store at system or device scope (an MMIO doorbell, a word a NIC reads): release
 // fence and store in one (CUDA st.release: MEMBAR.ALL then the store, without the L1 invalidation a
 // standalone acq_rel fence adds).
-GIO_DFN void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
+GIO_DEVICE_INLINE void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
   (void)system;  // AMD: always system scope (PCIe readers of VRAM go through the HDP, not the L2)
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
 #define GIO_ATOMIC_RMW(name, fn)                                                   \
   template <typename T>                                                            \
-  GIO_DFN T name(T* p, T v) {                                                      \
+  GIO_DEVICE_INLINE T name(T* p, T v) {                                                      \
     typedef typename atom_bits<T>::type U;                                         \
     U old = fn((U*)p, *(U*)&v);                                                    \
     return *(T*)&old;                                                              \
@@ -207,7 +207,7 @@ GIO_ATOMIC_RMW(atomic_fetch_or, atomicOr_system)
 GIO_ATOMIC_RMW(atomic_fetch_xor, atomicXor_system)
 #undef GIO_ATOMIC_RMW
 template <typename T>
-GIO_DFN T atomic_cas(T* p, T cmp, T v) {
+GIO_DEVICE_INLINE T atomic_cas(T* p, T cmp, T v) {
   typedef typename atom_bits<T>::type U;
   U old = atomicCAS_system((U*)p, *(U*)&cmp, *(U*)&v);
   return *(T*)&old;

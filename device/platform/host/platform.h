@@ -8,8 +8,8 @@
 // Every translation unit may define kernels: they are plain C++ here.
 #define GIO_KERNEL_COMPILER 1
 
-// GIO_DISPATCH(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
-#define GIO_DISPATCH(dev_stmt, host_stmt)  \
+// GIO_DISPATCH_HOST_DEVICE(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
+#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt)  \
   do {                                     \
     if (::gio::host::in_kernel()) {        \
       dev_stmt;                            \
@@ -21,17 +21,17 @@
 #include "device/platform/forms.h"
 
 #if GIO_KERNEL_COMPILER
-// GIO_DFN: the fast path, inlined into the caller. GIO_DOUT: called, not inlined, on GPUs: the
+// GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
 // gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
-#define GIO_DFN inline
-#define GIO_DOUT inline
+#define GIO_DEVICE_INLINE inline
+#define GIO_DEVICE_NOINLINE inline
 #define GIO_UNROLL _Pragma("GCC unroll 8")
 
 namespace gio {
 namespace plat {
 inline bool in_kernel() { return ::gio::host::in_kernel(); }
-GIO_DFN unsigned wave_size() { return warpSize; }
+GIO_DEVICE_INLINE unsigned wave_size() { return warpSize; }
 }  // namespace plat
 }  // namespace gio
 
@@ -40,10 +40,10 @@ GIO_DFN unsigned wave_size() { return warpSize; }
 namespace gio {
 namespace plat {
 
-GIO_DFN void wave_sync() { __syncwarp(); }
+GIO_DEVICE_INLINE void wave_sync() { __syncwarp(); }
 // p, which the caller knows is the same in every lane of its wave (a cooperative call's outcome),
 // in a form the compiler knows is the same: p itself here (cuda needs a vote, cuda/platform.h).
-GIO_DFN bool wave_uniform(bool p) { return p; }
+GIO_DEVICE_INLINE bool wave_uniform(bool p) { return p; }
 
 // The emulator runs one lane at a time and switches only at waits and barriers, so "the lanes that
 // call together" has to be made: a caller joins its warp's open gathering and yields once; every
@@ -151,13 +151,13 @@ namespace gio {
 namespace plat {
 
 // The lanes of m whose key equals the caller's (by rounds: wave_rounds.h).
-GIO_DFN wave_mask wave_match(wave_mask m, unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_match(wave_mask m, unsigned long long key) {
   return wave_match_rounds(m, key);
 }
 
 // The lanes of the wave that make this call together and pass the same key (the host emulator
 // gathers and matches in one step, with no exchange).
-GIO_DFN wave_mask wave_active_match(unsigned long long key) {
+GIO_DEVICE_INLINE wave_mask wave_active_match(unsigned long long key) {
   return host_wave::gather(key);
 }
 
@@ -165,27 +165,27 @@ GIO_DFN wave_mask wave_active_match(unsigned long long key) {
 // its work-group's already-synchronized) earlier accesses before every later access, as seen by
 // other GPUs and the CPU. The p2p quiet: after it, a later load must not be served before an earlier
 // put is visible (store->load order, which a release fence does not give).
-GIO_DFN void fence_system() { __threadfence_system(); }
+GIO_DEVICE_INLINE void fence_system() { __threadfence_system(); }
 // Release fence at system scope: earlier accesses are ordered before every later store. Enough for
 // shmem_fence (put->put order) and before a signal store; cheaper than the sequentially consistent
 // fence because nothing after it has to wait for it except stores.
-GIO_DFN void fence_release_system() {
+GIO_DEVICE_INLINE void fence_release_system() {
   __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
-GIO_DFN void relax() {
+GIO_DEVICE_INLINE void relax() {
   ::gio::host::yield();
 }
 
 // Nanoseconds from an arbitrary origin, for bounding waits.
-GIO_DFN uint64_t clock_ns() {
+GIO_DEVICE_INLINE uint64_t clock_ns() {
   return (uint64_t)clock64();
 }
 
 // Atomics on memory another GPU or the CPU may touch: system scope everywhere.
 template <typename T>
-GIO_DFN T atomic_load_acquire(const T* p) {
+GIO_DEVICE_INLINE T atomic_load_acquire(const T* p) {
   const T v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
   ::gio::host::wave_step();  // lockstep-wave mode: wave-mates catch up (hip_host.h)
   return v;
@@ -193,14 +193,14 @@ GIO_DFN T atomic_load_acquire(const T* p) {
 
 // A single-copy-atomic 8-byte store another GPU or the CPU may poll (no value comes back, so it
 // costs no round trip, unlike an exchange). Ordering comes from a fence before it.
-GIO_DFN void store_relaxed_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_relaxed_system(unsigned long long* p, unsigned long long v) {
   __atomic_store_n(p, v, __ATOMIC_RELAXED);
   ::gio::host::wave_step();
 }
 // Adds v to an 8-byte word another GPU or the CPU may poll, with nothing coming back (ordering from
 // a fence before it). On cuda one `red`: atomicAdd_system with its result unused compiled to a
 // returning ATOMG inside GIO's signal paths (REDG only in a plain kernel).
-GIO_DFN void red_add_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void red_add_system(unsigned long long* p, unsigned long long v) {
   // Sequentially consistent, as the host's other RMWs: ThreadSanitizer ignores the standalone
   // fence before it, and sees the release here.
   __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -209,7 +209,7 @@ GIO_DFN void red_add_system(unsigned long long* p, unsigned long long v) {
 // An 8-byte store that publishes this thread's earlier stores to a CPU thread polling the word
 // (a proxy command's sequence word): system-scope release fence, then the store. On the host
 // platform one release store, the form ThreadSanitizer models.
-GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_system(unsigned long long* p, unsigned long long v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
   ::gio::host::wave_step();
 }
@@ -217,7 +217,7 @@ GIO_DFN void store_release_system(unsigned long long* p, unsigned long long v) {
 // its own fence: a volatile load on GPUs; on the host platform an acquire load, the form the
 // compiler's memory model (and ThreadSanitizer) knows for a word another thread writes.
 template <typename T>
-GIO_DFN T load_polled(const T* p) {
+GIO_DEVICE_INLINE T load_polled(const T* p) {
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
@@ -226,7 +226,7 @@ GIO_DFN T load_polled(const T* p) {
 // already orders the earlier stores, so the store itself is relaxed: a release store there cost
 // about 5 % more per post on H200 (results/2026-11-24-h200-s6). On the host platform it is a release
 // store, the form ThreadSanitizer understands (it does not model standalone fences).
-GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
+GIO_DEVICE_INLINE void store_after_fence_system(uint32_t* p, uint32_t v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
@@ -236,14 +236,14 @@ GIO_DFN void store_after_fence_system(uint32_t* p, uint32_t v) {
 // host platform every GPU thread is a CPU thread, so they are the std atomics they always were.
 
 // A ticket: a relaxed fetch-add (nothing is ordered by it).
-GIO_DFN unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE unsigned long long atomic_fetch_add_device(unsigned long long* p, unsigned long long v) {
   const unsigned long long old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
   ::gio::host::wave_step();
   return old;
 }
 // An acquire load at device scope: later accesses of this thread are ordered after it (one L2 read;
 // the system-scope form also has to reach past the GPU).
-GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long atomic_load_acquire_device(const unsigned long long* p) {
   const unsigned long long v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
   ::gio::host::wave_step();
   return v;
@@ -252,7 +252,7 @@ GIO_DFN unsigned long long atomic_load_acquire_device(const unsigned long long* 
 // fence.acq_rel is an acquire pattern), so it can be in flight together with other loads instead of
 // waiting for an acquire of its own. On the host platform an acquire load: ThreadSanitizer does not
 // model standalone fences, and on x86 the acquire costs nothing.
-GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p) {
+GIO_DEVICE_INLINE unsigned long long load_before_fence_device(const unsigned long long* p) {
   const unsigned long long v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
   ::gio::host::wave_step();
   return v;
@@ -260,7 +260,7 @@ GIO_DFN unsigned long long load_before_fence_device(const unsigned long long* p)
 // A release store at device scope: this thread's earlier accesses (and, cumulatively, what it has
 // observed) are visible to this GPU's threads before the store is. A store, not an exchange: no value
 // comes back, so nothing waits for a round trip.
-GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
+GIO_DEVICE_INLINE void store_release_device(unsigned long long* p, unsigned long long v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
   ::gio::host::wave_step();
 }
@@ -269,16 +269,16 @@ GIO_DFN void store_release_device(unsigned long long* p, unsigned long long v) {
 // ordered before its later stores; acquire half: its earlier loads before its later accesses. Not
 // sequentially consistent: a later load may still be served before an earlier store is visible,
 // which is what makes them cheaper than fence_system (CUDA: MEMBAR.ALL.* instead of MEMBAR.SC.*).
-GIO_DFN void fence_acq_rel_system() {
+GIO_DEVICE_INLINE void fence_acq_rel_system() {
   __atomic_thread_fence(__ATOMIC_ACQ_REL);
 }
-GIO_DFN void fence_acq_rel_device() {
+GIO_DEVICE_INLINE void fence_acq_rel_device() {
   __atomic_thread_fence(__ATOMIC_ACQ_REL);
 }
 // An 8-byte release store at system or device scope (an MMIO doorbell, a word a NIC reads): release
 // fence and store in one (CUDA st.release: MEMBAR.ALL then the store, without the L1 invalidation a
 // standalone acq_rel fence adds).
-GIO_DFN void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
+GIO_DEVICE_INLINE void store_release_system_or_device(unsigned long long* p, unsigned long long v, bool system) {
   (void)system;
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
   ::gio::host::wave_step();

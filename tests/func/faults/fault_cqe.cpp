@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kGood = 8;  // good puts before (and after) the bad one
 
-GIO_HDFN uint64_t word(int i) { return 0xc0de000000000000ull | (uint64_t)(i + 1); }
+GIO_HOST_DEVICE_INLINE uint64_t word(int i) { return 0xc0de000000000000ull | (uint64_t)(i + 1); }
 
 // sym: [0, 8) words the first puts fill, [8, 16) the later ones, [16] the bad put's target,
 // [24] PE 0's go-ahead from PE 1.

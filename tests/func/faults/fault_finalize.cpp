@@ -22,7 +22,7 @@ namespace {
 constexpr int kPuts = 8;
 constexpr size_t kBytes = 4u << 20;
 
-GIO_HDFN uint8_t byte_at(size_t i) { return (uint8_t)(i * 7 + i / 4093 + 1) | 1u; }
+GIO_HOST_DEVICE_INLINE uint8_t byte_at(size_t i) { return (uint8_t)(i * 7 + i / 4093 + 1) | 1u; }
 
 __global__ void puts_no_quiet(uint8_t* dst, const uint8_t* src) {
   if (threadIdx.x < kPuts)

@@ -26,7 +26,7 @@ cmake_extra=()
 [[ -n ${GIO_FABRIC_INCLUDE:-} && -n ${GIO_FABRIC:-} ]] &&
   cmake_extra+=("-DGIO_FABRIC_INCLUDE=$GIO_FABRIC_INCLUDE" "-DGIO_FABRIC=$GIO_FABRIC")
 
-build() {  # build NAME SRC TARGETS...: configures SRC into $out/../build-cmp-NAME
+build() {  # build NAME SRC TARGETS...: configures SRC into /tmp/gio-build-cmp-NAME
   local name=$1 src=$2; shift 2
   local dir=/tmp/gio-build-cmp-$name
   cmake -S "$src" -B "$dir" -G Ninja -DGIO_PLATFORM=cuda -DGIO_BUILD_TESTS=OFF \
@@ -34,8 +34,10 @@ build() {  # build NAME SRC TARGETS...: configures SRC into $out/../build-cmp-NA
     ninja -C "$dir" -j "$jobs" "$@" >> "$out/build-$name.log" 2>&1 ||
     { echo "compare_builds: $name failed to build (see build-$name.log)" >&2; tail -20 "$out/build-$name.log" >&2; return 1; }
 }
-build base "$base_src" gio-bench jacobi2d || exit 1
+# The two builds run side by side: each is mostly one long compile per file.
+build base "$base_src" gio-bench jacobi2d & b=$!
 build head "$head_src" gio-bench gio-bench-nvshmem jacobi2d || exit 1
+wait $b || exit 1
 nvlib=$(sed -n 's/^GIO_BENCH_NVSHMEM_DIR:[A-Z]*=//p' /tmp/gio-build-cmp-head/CMakeCache.txt)
 [[ -n $nvlib ]] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$nvlib/lib
 

@@ -1,5 +1,8 @@
 # gio_kernel_sources(files...): marks files holding kernels (HIP syntax) so the platform's kernel
-# compiler builds them; gio_target_kernels(target): the link options such an executable needs.
+# compiler builds them, whatever their suffix (.cpp, .hip, .cu): CUDA on cuda; C++ with -x hip on
+# hip (hipcc is the C++ compiler there); C++ on host. An explicit LANGUAGE makes CMake name the
+# language to the compiler (policy CMP0119), so a .hip or .cu file is compiled, not taken for
+# linker input. gio_target_kernels(target): the link options such an executable needs.
 # Used by GIO's own build (GIOPlatform.cmake) and by users through find_package(GIO), which sets
 # GIO_PLATFORM and GIO_HIP_FLAGS to what libgio was built with.
 function(gio_kernel_sources)
@@ -8,7 +11,9 @@ function(gio_kernel_sources)
       set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES LANGUAGE CUDA)
     elseif(GIO_PLATFORM STREQUAL "hip")
       set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}
-                                  PROPERTIES COMPILE_OPTIONS "-x;hip;${GIO_HIP_FLAGS}")
+                                  PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-x;hip;${GIO_HIP_FLAGS}")
+    else()
+      set_source_files_properties(${f} DIRECTORY ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES LANGUAGE CXX)
     endif()
   endforeach()
 endfunction()

@@ -9,6 +9,7 @@
 #include <shmem.h>
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/coll/arrivals.h"
 #include "host/coll/coll.h"
 #include "host/gda/gda_host.h"
 #include "host/proxy/proxy_state.h"
@@ -139,11 +140,12 @@ extern "C" void gio_host_barrier_all(void) {
   gpu::sync("shmem_barrier_all");  // kernels this PE launched may still be writing
   gda_drain(r, "shmem_barrier_all");  // ... or have left WQEs with the NIC
   proxy_drain(r, "shmem_barrier_all");  // ... or commands with the proxy
+  world_barrier_arrive(r);  // a timeout then names the PEs that did not enter (host/coll/arrivals.h)
   boot::barrier("shmem_barrier_all");
 }
 
 extern "C" void gio_host_sync_all(void) {
-  rt_checked("shmem_sync_all");
+  world_barrier_arrive(rt_checked("shmem_sync_all"));
   boot::barrier("shmem_sync_all");
 }
 

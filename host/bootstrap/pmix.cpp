@@ -57,9 +57,12 @@ void fence(bool collect, const char* what) {
     if (spins > 1000) sched_yield();
     if (g_timeout_ms && (spins & 255) == 0) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-      if ((uint64_t)ms > g_timeout_ms)
-        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms in a PMIx fence, waiting for the other %d PEs "
-              "(GIO_TIMEOUT_MS=%llu)", (long long)ms, g_size - 1, (unsigned long long)g_timeout_ms);
+      if ((uint64_t)ms > g_timeout_ms) {
+        std::string who = waiting_for(what);
+        if (who.empty()) who = "the other " + std::to_string(g_size - 1) + " PEs";
+        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms in a PMIx fence, waiting for %s (GIO_TIMEOUT_MS=%llu)",
+              (long long)ms, who.c_str(), (unsigned long long)g_timeout_ms);
+      }
     }
   }
   PMIX_INFO_DESTRUCT(&info);

@@ -275,6 +275,26 @@ const host_case kHostCases[] = {
     {"malloc_mismatch", [] { shmem_init(); (void)shmem_malloc(1024 * (shmem_my_pe() + 1)); }},
     {"free_non_heap", [] { shmem_init(); shmem_free(host_mem); }},
     {"host_barrier_timeout", [] { shmem_init(); if (shmem_my_pe() != 0) fault_park(); shmem_barrier_all(); }},
+    // One PE of several misses the second barrier: the others' timeouts name it.
+    {"host_barrier_missing_pe",
+     [] {
+       shmem_init();
+       shmem_barrier_all();
+       if (shmem_my_pe() == 2) fault_park();
+       shmem_barrier_all();
+     }},
+    // PE 1 ends (exit, as a return from main does) without shmem_finalize; PE 0 is in its finalize.
+    {"no_finalize",
+     [] {
+       shmem_init();
+       shmem_barrier_all();
+       if (shmem_my_pe() == 1) {
+         fprintf(stderr, "fault: PE 1 exits without shmem_finalize\n");
+         exit(0);
+       }
+       shmem_finalize();
+       fault_park();
+     }},
     {"host_before_init", [] { (void)shmem_malloc(64); }},
     {"host_after_finalize", [] { shmem_init(); shmem_finalize(); (void)shmem_malloc(64); }},
     {"bad_env", [] { shmem_init(); }},  // run with GIO_SYMMETRIC_SIZE=lots

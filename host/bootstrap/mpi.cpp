@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "host/backoff.h"
 #include "host/bootstrap/bootstrap.h"
 #include "host/log.h"
 
@@ -20,11 +21,12 @@ uint64_t g_timeout_ms = 0;
 
 void wait(MPI_Request* req, const char* what) {
   auto t0 = std::chrono::steady_clock::now();
+  backoff pace;  // host/backoff.h
   for (unsigned spins = 0;; ++spins) {
     int done = 0;
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    if (spins > 1000) sched_yield();
+    pace.pause();
     if (g_timeout_ms && (spins & 255) == 0) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
       if ((uint64_t)ms > g_timeout_ms) {

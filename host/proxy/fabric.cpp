@@ -1,5 +1,7 @@
 // libfabric endpoint of the proxy transport (see fabric.h).
 #include "host/proxy/fabric.h"
+
+#include "host/backoff.h"
 #include "host/proxy/shm_names.h"
 
 #include <rdma/fabric.h>
@@ -119,8 +121,9 @@ struct fabric::impl {
   // after a short spin, give up the core, which PEs sharing a few cores need.
   void wait(const char* op, int pe) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (unsigned spins = 0; !poll_one(op, pe); ++spins) {
-      if (spins > 64) sched_yield();
+    backoff pace;  // host/backoff.h
+    while (!poll_one(op, pe)) {
+      pace.pause();
       expired(op, pe, t0);
     }
   }

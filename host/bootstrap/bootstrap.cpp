@@ -22,12 +22,13 @@ int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1;
 std::vector<int> g_node;
 std::string (*g_waiting_for)(const char*) = nullptr;
 bool g_initialized = false, g_finalized = false, g_exiting = false;
+pid_t g_init_pid = 0;  // a child forked after init is not a PE: its exit is not checked
 
 // A program that returns from main (or calls exit) on a PE that never called shmem_finalize
 // leaves the other PEs waiting in theirs until GIO_TIMEOUT_MS: say which PE it was, now, and end
 // the job the way GIO's errors do.
 void check_finalized_at_exit() {
-  if (!g_initialized || g_finalized || g_exiting) return;
+  if (!g_initialized || g_finalized || g_exiting || getpid() != g_init_pid) return;
   fatal(GIO_ERR_INIT, "shmem_finalize", "this PE is exiting without calling shmem_finalize (every PE must call "
         "it before it ends: the others wait for it there)");
 }
@@ -112,6 +113,7 @@ int init(int shmem_thread_level, const config& cfg) {
   if (!hooked) atexit(check_finalized_at_exit);
   hooked = true;
   g_initialized = true;
+  g_init_pid = getpid();
   return level;
 }
 

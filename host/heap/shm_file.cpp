@@ -31,6 +31,7 @@ char g_paths[kFiles][128];
 std::atomic<bool> g_used[kFiles];
 std::mutex g_lock;  // hold and remove (not the handlers)
 struct sigaction g_prev_term;
+bool g_term_installed = false;  // under g_lock
 
 void unlink_held() {
   for (int i = 0; i < kFiles; ++i)
@@ -45,12 +46,13 @@ void on_sigterm(int sig) {
   raise(sig);
 }
 
+// While a file is held: the abort hook (once), and SIGTERM's handler, only where the program
+// keeps SIGTERM's default (a handler of its own stays its own). Under g_lock.
 void install_handlers() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  at_abort(unlink_held);
-  // Only where the program keeps SIGTERM's default: a handler of its own stays its own.
+  static bool hooked = false;
+  if (!hooked) at_abort(unlink_held);
+  hooked = true;
+  if (g_term_installed) return;
   struct sigaction cur;
   if (sigaction(SIGTERM, nullptr, &cur) != 0 || cur.sa_handler != SIG_DFL || (cur.sa_flags & SA_SIGINFO)) return;
   struct sigaction sa;
@@ -58,7 +60,17 @@ void install_handlers() {
   sa.sa_handler = on_sigterm;
   sigemptyset(&sa.sa_mask);
   g_prev_term = cur;
-  sigaction(SIGTERM, &sa, nullptr);
+  g_term_installed = sigaction(SIGTERM, &sa, nullptr) == 0;
+}
+
+// Once no file is held, SIGTERM gets back the default it had (unless the program changed it since).
+void remove_handler_if_idle() {
+  if (!g_term_installed) return;
+  for (int i = 0; i < kFiles; ++i)
+    if (g_used[i].load()) return;
+  struct sigaction cur;
+  if (sigaction(SIGTERM, nullptr, &cur) == 0 && cur.sa_handler == on_sigterm) sigaction(SIGTERM, &g_prev_term, nullptr);
+  g_term_installed = false;
 }
 
 }  // namespace
@@ -95,6 +107,7 @@ void shm_file_remove(const char* path) {
   unlink(path);
   for (int i = 0; i < kFiles; ++i)
     if (g_used[i].load() && strcmp(g_paths[i], path) == 0) g_used[i].store(false);
+  remove_handler_if_idle();
 }
 
 unsigned shm_file_sweep(const std::string& dir) {

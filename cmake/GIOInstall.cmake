@@ -7,6 +7,11 @@ install(TARGETS gio EXPORT GIOTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Installed executables find libgio relative to themselves ($ORIGIN/../lib: a RUNPATH), so the
+# install works wherever the prefix lies, with no LD_LIBRARY_PATH (tests/install/check.sh runs the
+# installed gio-info from a moved prefix).
+file(RELATIVE_PATH GIO_BIN_TO_LIB /p/${CMAKE_INSTALL_BINDIR} /p/${CMAKE_INSTALL_LIBDIR})
+set_target_properties(gio-info PROPERTIES INSTALL_RPATH "$ORIGIN/${GIO_BIN_TO_LIB}")
 install(TARGETS gio-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/giorun DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES device/include/shmem.h device/include/shmemx.h ${CMAKE_BINARY_DIR}/include/gio_config.h

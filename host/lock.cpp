@@ -16,6 +16,7 @@
 #include "runtime/api/c/shmem_c.h"
 #include "runtime/host_entry.h"
 
+#include "host/backoff.h"
 #include "host/log.h"
 #include "host/runtime.h"
 #include "host/transport/transport.h"
@@ -113,10 +114,11 @@ uint64_t wait_word(runtime& r, const char* rt, uint64_t* w, What what) {
   using clk = std::chrono::steady_clock;
   const clk::time_point t0 = clk::now();
   const uint64_t limit_ms = r.cfg.GIO_TIMEOUT_MS;
+  backoff pace;  // a peer's write may be this process's proxy thread's to apply (host/backoff.h)
   for (unsigned spins = 0;; ++spins) {
     const uint64_t v = local_load(rt, w);
     if (v) return v;
-    if (spins > 64) sched_yield();
+    pace.pause();
     if (limit_ms && (spins & 63) == 0) {
       const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(clk::now() - t0).count();
       if ((uint64_t)ms > limit_ms) what(ms);

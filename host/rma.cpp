@@ -10,6 +10,7 @@
 #include "runtime/host_entry.h"
 
 #include "host/bootstrap/bootstrap.h"
+#include "host/coll/arrivals.h"
 #include "host/coll/coll.h"
 #include "host/log.h"
 #include "host/runtime.h"
@@ -67,11 +68,12 @@ extern "C" void gio_host_barrier_all(void) {
   runtime& r = rt_checked("shmem_barrier_all");
   gpu::sync("shmem_barrier_all");  // kernels this PE launched may still be writing
   transports_drain(r, "shmem_barrier_all");  // ... or have left WQEs with the NIC, commands with the proxy
+  world_barrier_arrive(r);  // a timeout then names the PEs that did not enter (host/coll/arrivals.h)
   boot::barrier("shmem_barrier_all");
 }
 
 extern "C" void gio_host_sync_all(void) {
-  rt_checked("shmem_sync_all");
+  world_barrier_arrive(rt_checked("shmem_sync_all"));
   boot::barrier("shmem_sync_all");
 }
 

@@ -14,6 +14,7 @@
 
 #include "host/local_read.h"
 #include "host/log.h"
+#include "host/backoff.h"
 #include "runtime/host_entry.h"
 #include "runtime/module_abi.h"  // gio_host_abort
 
@@ -154,6 +155,7 @@ extern "C" size_t gio_host_wait(const char* routine, int kind, const void* ivars
   using clk = std::chrono::steady_clock;
   const clk::time_point t0 = clk::now();
   const uint64_t limit_ms = r.cfg.GIO_TIMEOUT_MS;
+  backoff pace;  // the value may come from this process's proxy thread (host/backoff.h)
   for (unsigned spins = 0;; ++spins) {
     if (spins) read();
     size_t res = 0;
@@ -168,7 +170,7 @@ extern "C" size_t gio_host_wait(const char* routine, int kind, const void* ivars
       if (seen && kind == GIO_WAIT_UNTIL) memcpy(seen, c.seen.data(), elem);
       return res;
     }
-    if (spins > 64) sched_yield();
+    pace.pause();
     if (limit_ms && (spins & 63) == 0) {
       const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(clk::now() - t0).count();
       if ((uint64_t)ms > limit_ms) timed_out(c, ivars, ms);

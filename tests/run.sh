@@ -11,23 +11,58 @@
 #     their loops of calls (tests/sass/check_scope_sync.py, check_put_loop.py, check_call_branch.py);
 #  5. compiles the hip platform (gfx90a) with every test, app and example, and the kernels that
 #     reach every part of the device API again for gfx940.
-# Each step prints its time ("---- step: N s"); the whole must stay under 45 minutes on CI's 2 cores.
+# Every step runs, whatever an earlier one did (a step whose prerequisite failed is marked skipped);
+# each prints its time ("---- step: N s"), and the end prints a table of step, result and time and
+# exits non-zero if any step failed. The whole must stay under 45 minutes on CI's 2 cores.
 # After each platform's build, tests/install/check.sh installs it and builds a standard HIP +
 # OpenSHMEM program against the install (ctest's install.package on host, which also runs it).
 # Environment: JOBS (build parallelism), GIO_SKIP_CUDA=1 / GIO_SKIP_HIP=1 to skip a compile check,
 # GIO_SKIP_SANITIZERS=1 to skip step 3, GIO_SKIP_DRIVER=1 to skip driver-patches/build.sh.
-set -euo pipefail
+# GIO_RUN_DRY=1 runs no step's commands (each passes at once) but makes every decision (what runs,
+# what is skipped and why) and prints the table; with it GIO_RUN_DRY_FAIL=REGEX makes the steps whose
+# names match fail (tests/run_dry.sh, ctest's tests.run_dry, checks the table and the exit status).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 jobs=${JOBS:-$(nproc)}
+dry=${GIO_RUN_DRY:-0}
 
 need() { command -v "$1" >/dev/null 2>&1; }
-if ! need mpirun || ! need cmake || ! need ninja || ! dpkg -s libboost-context-dev >/dev/null 2>&1; then
-  bash tests/deps.sh
+if [[ $dry != 1 ]] && { ! need mpirun || ! need cmake || ! need ninja || ! dpkg -s libboost-context-dev >/dev/null 2>&1; }; then
+  bash tests/deps.sh || echo "run.sh: tests/deps.sh failed; the steps that need what it could not install will fail" >&2
 fi
 
-step() { printf '\n==== %s ====\n' "$*"; }
-took() { printf -- '---- %s: %d s\n' "$1" $((SECONDS - $2)); }
+# Steps. `run_step NAME FUNCTION [PREREQUISITE]` runs FUNCTION in a subshell with `set -e` (its first
+# failing command ends the step, not the script) unless the step named PREREQUISITE did not pass;
+# `skip_step NAME REASON` records a step that does not apply here. The table at the end lists them.
+step_names=() step_results=() step_secs=()
+record() { step_names+=("$1"); step_results+=("$2"); step_secs+=("$3"); }
+result_of() {  # result_of NAME: the recorded result of a step ("" if none)
+  local i
+  for i in "${!step_names[@]}"; do [[ ${step_names[$i]} == "$1" ]] && { echo "${step_results[$i]}"; return; }; done
+}
+run_step() {
+  local name=$1 fn=$2 pre=${3:-} t0=$SECONDS rc
+  if [[ -n $pre && $(result_of "$pre") != passed ]]; then
+    printf '\n==== %s: skipped (%s did not pass) ====\n' "$name" "$pre"
+    record "$name" "skipped: prerequisite failed" 0
+    return
+  fi
+  printf '\n==== %s ====\n' "$name"
+  if [[ $dry == 1 ]]; then
+    rc=0
+    if [[ -n ${GIO_RUN_DRY_FAIL:-} && $name =~ $GIO_RUN_DRY_FAIL ]]; then rc=1; fi
+  else
+    (set -e; "$fn")
+    rc=$?
+  fi
+  printf -- '---- %s: %d s\n' "$name" $((SECONDS - t0))
+  if ((rc == 0)); then record "$name" passed $((SECONDS - t0)); else record "$name" "FAILED: exit status $rc" $((SECONDS - t0)); fi
+}
+skip_step() {
+  printf '\n==== %s: skipped: %s ====\n' "$1" "$2"
+  record "$1" "skipped: $2" 0
+}
 
 # Build types (CI's time, on 2 cores). Debug info is most of a compile here: -g doubled nvcc's time
 # on a gio-bench file (68 s against 37 s) and cost GCC 40 % on test_amo.cpp, and UBSan at -O2 is
@@ -46,31 +81,30 @@ mapfile -t suite_opt < <(opt -O2)
 mapfile -t san_opt < <(opt "-O1 -g1")
 mapfile -t check_opt < <(opt -O0)
 
-t0=$SECONDS
-step "host platform: build"
-cmake -S . -B build -G Ninja -DGIO_PLATFORM=host "${suite_opt[@]}" >/dev/null
-ninja -C build -j "$jobs"
-took "host build" $t0
-t0=$SECONDS
-step "host platform: test suite (2 and 4 PEs)"
+host_build() {
+  cmake -S . -B build -G Ninja -DGIO_PLATFORM=host "${suite_opt[@]}" >/dev/null
+  ninja -C build -j "$jobs"
+}
+run_step "host platform: build" host_build
 # ctest -j counts each test's PROCESSORS (one per PE), so at twice the cores two 2-PE tests share
 # them. That nearly halves the fault, app and bench tests, which mostly start PEs and wait (on 2
 # cores: fault 157 -> 77 s, app + bench 136 -> 82 s). The others run one at a time: their PEs spin,
 # and two of them starve each other's proxy thread (func.test_amo.proxy_tcp.np2: 21 s alone, 72 s
 # beside another test; the whole suite at -j4 took 1061 s, against 1100-1600 s one at a time).
 light='^(fault|app|bench)\.'
-(cd build && ctest -LE driver -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900)
-(cd build && ctest -LE driver -E "$light" --output-on-failure --timeout 900)
-took "host suite" $t0
+host_light() { cd build && ctest -LE driver -R "$light" -j $((2 * jobs)) --output-on-failure --timeout 900; }
+host_rest() { cd build && ctest -LE driver -E "$light" --output-on-failure --timeout 900; }
+run_step "host platform: fault, app and bench tests (2 and 4 PEs)" host_light "host platform: build"
+run_step "host platform: the other tests (2 and 4 PEs)" host_rest "host platform: build"
 # driver-patches/build.sh: installs Debian's linux-source-6.1, linux-config-6.1 and 6.1 headers if
 # missing, applies the amdgpu patch, compiles what it touches, checks the uapi contract and builds
 # gio_iomem (93 s cold on 2 busy cores, 10 s warm; plus the packages' download).
+# Required here: where the packages cannot be installed, build.sh would otherwise exit 77 (skip).
+driver() { cd build && GIO_DRIVER_REQUIRED=1 ctest -L driver --output-on-failure; }
 if [[ "${GIO_SKIP_DRIVER:-0}" != 1 ]]; then
-  step "driver-patches: apply and compile against Debian's linux-source-6.1"
-  t0=$SECONDS
-  # Required here: where the packages cannot be installed, build.sh would otherwise exit 77 (skip).
-  (cd build && GIO_DRIVER_REQUIRED=1 ctest -L driver --output-on-failure)
-  took "driver-patches" $t0
+  run_step "driver-patches: apply and compile against Debian's linux-source-6.1" driver "host platform: build"
+else
+  skip_step "driver-patches" "GIO_SKIP_DRIVER=1"
 fi
 
 # Sanitizer builds: the programs of the tests they run (no apps, no fault programs), functional
@@ -92,18 +126,18 @@ fi
 # reported such pairs).
 san_tests='^(unit|platform)\.|^func\.test_[a-z0-9_]+\.(p2p|gda|gda_node_per_pe)\.np2$'
 asan_tests="$san_tests|^func\.test_([a-z0-9_]+)\.proxy\.np2\$"
-sanitized() {  # sanitized <build dir> <GIO_SANITIZE value> <test regex> [cmake options]
-  local dir=$1 san=$2 tests=$3 t0=$SECONDS
+san_skip='^func\.test_(signal|stress)\.proxy\.'
+san_build() {  # san_build <build dir> <GIO_SANITIZE value> <test regex> [cmake options]
+  local dir=$1 san=$2 tests=$3
   shift 3
-  step "host platform with $san: build ($dir)"
   cmake -S . -B "$dir" -G Ninja -DGIO_PLATFORM=host "-DGIO_SANITIZE=$san" -DGIO_BUILD_APPS=OFF -DGIO_TEST_PES=2 \
     "${san_opt[@]}" "$@" >/dev/null
   # Only the programs these tests run (not the fault programs or the libfabric probe, which no test
   # here runs): ctest picks the tests, their add_test lines name the programs (ctest's own JSON
   # leaves out a command whose program is not built yet), and ninja builds libgio with them.
-  local skip='^func\.test_(signal|stress)\.proxy\.' abs targets=() p
+  local abs targets=() p
   abs=$(cd "$dir" && pwd)
-  for p in $(cd "$dir" && ctest --show-only=json-v1 -R "$tests" -E "$skip" | python3 -c 'import json, os, re, sys
+  for p in $(cd "$dir" && ctest --show-only=json-v1 -R "$tests" -E "$san_skip" | python3 -c 'import json, os, re, sys
 root, names, progs = sys.argv[1], {t["name"] for t in json.load(sys.stdin)["tests"]}, set()
 for d, _, files in os.walk(root):
     if "CTestTestfile.cmake" in files:
@@ -117,44 +151,55 @@ print("\n".join(sorted(progs)))' "$abs"); do
   done
   ((${#targets[@]} > 0)) || { echo "no test programs found for $dir" >&2; return 1; }
   ninja -C "$dir" -j "$jobs" "${targets[@]}"
-  took "$dir build" $t0
-  t0=$SECONDS
-  step "host platform with $san: unit, platform and 2-PE functional tests"
-  (cd "$dir" && ctest -R "$tests" -E "$skip" --output-on-failure --timeout 900)
-  took "$dir tests" $t0
 }
+san_tests() {  # san_tests <build dir> <test regex>
+  cd "$1" && ctest -R "$2" -E "$san_skip" --output-on-failure --timeout 900
+}
+asan_build() { san_build build-asan address,undefined "$asan_tests"; }
+asan_run() { san_tests build-asan "$asan_tests"; }
+# clang's TSan runtime: GCC 12's makes each fiber switch 25-35x dearer and dies past 8128
+# fibers (cmake/GIOSanitize.cmake); test_amo over gda took 695 s under it, 17 s under clang's.
+# At most 64 work-groups of a launch run at once under TSan (GIO_HOST_MAX_WG, 512 elsewhere):
+# each work-item is a fiber, and TSan keeps a trace per fiber. test_signal's full-GPU case
+# launches as many work-groups as run at once (512 x 64 work-items) and held 4.2 GB per PE for
+# 30 s; on CI that failed TSan's mmap (ENOMEM). At 64: 1.4 GB, 17 ms.
+tsan_build() { san_build build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14; }
+tsan_run() { export GIO_HOST_MAX_WG=64; san_tests build-tsan "$san_tests"; }
 if [[ "${GIO_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  sanitized build-asan address,undefined "$asan_tests"
-  # clang's TSan runtime: GCC 12's makes each fiber switch 25-35x dearer and dies past 8128
-  # fibers (cmake/GIOSanitize.cmake); test_amo over gda took 695 s under it, 17 s under clang's.
-  # At most 64 work-groups of a launch run at once under TSan (GIO_HOST_MAX_WG, 512 elsewhere):
-  # each work-item is a fiber, and TSan keeps a trace per fiber. test_signal's full-GPU case
-  # launches as many work-groups as run at once (512 x 64 work-items) and held 4.2 GB per PE for
-  # 30 s, and on CI's machine TSan's mmap failed (ENOMEM). At 64: 1.4 GB, 17 ms.
-  GIO_HOST_MAX_WG=64 sanitized build-tsan thread "$san_tests" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+  run_step "host platform with address,undefined: build (build-asan)" asan_build
+  run_step "host platform with address,undefined: unit, platform and 2-PE functional tests" asan_run \
+    "host platform with address,undefined: build (build-asan)"
+  run_step "host platform with thread: build (build-tsan)" tsan_build
+  run_step "host platform with thread: unit, platform and 2-PE functional tests" tsan_run \
+    "host platform with thread: build (build-tsan)"
+else
+  skip_step "host platform with sanitizers" "GIO_SKIP_SANITIZERS=1"
 fi
 
-if [[ "${GIO_SKIP_CUDA:-0}" != 1 ]]; then
-  if need nvcc || [[ -x /usr/local/cuda/bin/nvcc ]]; then
-    t0=$SECONDS
-    step "cuda platform: compile everything for sm_90"
-    export PATH="$PATH:/usr/local/cuda/bin"
-    cmake -S . -B build-cuda -G Ninja -DGIO_PLATFORM=cuda -DCMAKE_CUDA_ARCHITECTURES=90 "${check_opt[@]}" \
-      "-DCMAKE_CUDA_FLAGS_RELEASE=-O0 --Ofast-compile=max -DNDEBUG" >/dev/null
-    ninja -C build-cuda -j "$jobs"
-    step "cuda platform: the scopes' syncs after a one-lane post, in the machine code (tests/sass)"
-    python3 tests/sass/check_scope_sync.py build-cuda
-    step "cuda platform: a loop of cooperative puts keeps the peer's state out of the loop (tests/sass)"
-    python3 tests/sass/check_put_loop.py build-cuda
-    step "cuda platform: a loop of wave puts skips the out-of-line call with no convergence-barrier work (tests/sass)"
-    python3 tests/sass/check_call_branch.py build-cuda
-    step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)"
-    tests/install/check.sh build-cuda
-    took "cuda compile" $t0
-  else
-    echo "cuda compile check FAILED: nvcc not found" >&2
-    exit 1
-  fi
+cuda_build() {
+  export PATH="$PATH:/usr/local/cuda/bin"
+  cmake -S . -B build-cuda -G Ninja -DGIO_PLATFORM=cuda -DCMAKE_CUDA_ARCHITECTURES=90 "${check_opt[@]}" \
+    "-DCMAKE_CUDA_FLAGS_RELEASE=-O0 --Ofast-compile=max -DNDEBUG" >/dev/null
+  ninja -C build-cuda -j "$jobs"
+}
+sass_scope_sync() { python3 tests/sass/check_scope_sync.py build-cuda; }
+sass_put_loop() { python3 tests/sass/check_put_loop.py build-cuda; }
+sass_call_branch() { python3 tests/sass/check_call_branch.py build-cuda; }
+cuda_install() { export PATH="$PATH:/usr/local/cuda/bin"; tests/install/check.sh build-cuda; }
+cuda="cuda platform: compile everything for sm_90"
+if [[ "${GIO_SKIP_CUDA:-0}" == 1 ]]; then
+  skip_step "cuda platform" "GIO_SKIP_CUDA=1"
+elif need nvcc || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  run_step "$cuda" cuda_build
+  run_step "cuda platform: the scopes' syncs after a one-lane post, in the machine code (tests/sass)" sass_scope_sync "$cuda"
+  run_step "cuda platform: a loop of cooperative puts keeps the peer's state out of the loop (tests/sass)" sass_put_loop "$cuda"
+  run_step "cuda platform: a loop of wave puts skips the out-of-line call with no convergence-barrier work (tests/sass)" \
+    sass_call_branch "$cuda"
+  run_step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)" cuda_install "$cuda"
+else
+  # CI must compile the cuda platform: a machine without nvcc fails this step (GIO_SKIP_CUDA=1 skips it).
+  echo "cuda compile check FAILED: nvcc not found" >&2
+  record "$cuda" "FAILED: nvcc not found" 0
 fi
 
 # hip: everything for gfx90a at the default RelWithDebInfo (-O2 -g). Debian's clang 15 AMDGPU
@@ -163,31 +208,30 @@ fi
 # Then the kernels that reach every part of the device API (RMA, atomics, signals, collectives, the
 # apps' kernels and the AMD builtins of platform.h and spts) again for gfx940. Both archs for every file doubled the device passes
 # (put_latency.cpp: 23 s against 13 s), and no GIO source branches on the arch.
-if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
-  t0=$SECONDS
-  step "hip platform: compile everything for gfx90a"
+hip_build() {
   CXX=hipcc cmake -S . -B build-hip -G Ninja -DGIO_PLATFORM=hip -DGIO_HIP_ARCHS=gfx90a -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   # hipcc asks rocm_agent_enumerator for the GPUs of this machine (none: a traceback per plain C++
   # file) unless the targets are named.
   HCC_AMDGPU_TARGET=gfx90a ninja -C build-hip -j "$jobs"
-  step "hip platform: the device API's kernels for gfx940"
+}
+gfx940() {  # gfx940 <object>: ninja's gfx90a compile of that object, again for gfx940
+  local obj=$1 cmd
+  cmd=$(ninja -C build-hip -t commands "$obj" | tail -1)
+  [[ $cmd == *--offload-arch=gfx90a* ]] || { echo "hip gfx940 check: no compile command for $obj" >&2; return 1; }
+  # The same command for gfx940's device pass alone (its host pass would repeat the gfx90a
+  # build's: host code does not see the arch; 20-27 % of a compile's CPU time; -fPIE goes
+  # unused there), its object and no depfile elsewhere (ninja's stay as they are).
+  cmd=$(sed -E -e 's/--offload-arch=gfx90a/--offload-arch=gfx940 --offload-device-only -Wno-unused-command-line-argument/' -e 's/ -MD -MT [^ ]+ -MF [^ ]+//' \
+    -e "s# -o [^ ]+ # -o gfx940/$(basename "$obj") #" <<<"$cmd")
+  (cd build-hip && HCC_AMDGPU_TARGET=gfx940 bash -c "$cmd") || { echo "hip gfx940 check: $obj FAILED" >&2; return 1; }
+  echo "gfx940: $obj"
+}
+hip_gfx940() {
   mkdir -p build-hip/gfx940
-  gfx940() {  # gfx940 <object>: ninja's gfx90a compile of that object, again for gfx940
-    local obj=$1 cmd
-    cmd=$(ninja -C build-hip -t commands "$obj" | tail -1)
-    [[ $cmd == *--offload-arch=gfx90a* ]] || { echo "hip gfx940 check: no compile command for $obj" >&2; return 1; }
-    # The same command for gfx940's device pass alone (its host pass would repeat the gfx90a
-    # build's: host code does not see the arch; 20-27 % of a compile's CPU time; -fPIE goes
-    # unused there), its object and no depfile elsewhere (ninja's stay as they are).
-    cmd=$(sed -E -e 's/--offload-arch=gfx90a/--offload-arch=gfx940 --offload-device-only -Wno-unused-command-line-argument/' -e 's/ -MD -MT [^ ]+ -MF [^ ]+//' \
-      -e "s# -o [^ ]+ # -o gfx940/$(basename "$obj") #" <<<"$cmd")
-    (cd build-hip && HCC_AMDGPU_TARGET=gfx940 bash -c "$cmd") || { echo "hip gfx940 check: $obj FAILED" >&2; return 1; }
-    echo "gfx940: $obj"
-  }
   # $jobs compiles at a time, each one clang process (one by one on 2 cores the six took 250-313 s,
   # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it; test_coll_device's collectives by scope
   # are in its coll_device_jobs_*.cpp); every one's exit status is checked.
-  running=0 failed=0
+  local running=0 failed=0 obj
   for obj in tests/func/CMakeFiles/test_rma.dir/test_rma.cpp.o tests/func/CMakeFiles/test_amo.dir/test_amo.cpp.o \
              tests/func/CMakeFiles/test_signal.dir/test_signal.cpp.o \
              tests/func/CMakeFiles/test_coll_device.dir/test_coll_device.cpp.o \
@@ -206,9 +250,30 @@ if [[ "${GIO_SKIP_HIP:-0}" != 1 ]]; then
     wait -n || failed=1
     running=$((running - 1))
   done
-  ((failed == 0)) || exit 1
-  step "hip platform: the installed package (oshc++, find_package, pkg-config; compile only)"
-  HCC_AMDGPU_TARGET=gfx90a tests/install/check.sh build-hip
-  took "hip compile" $t0
+  ((failed == 0))
+}
+hip_install() { HCC_AMDGPU_TARGET=gfx90a tests/install/check.sh build-hip; }
+hip="hip platform: compile everything for gfx90a"
+if [[ "${GIO_SKIP_HIP:-0}" == 1 ]]; then
+  skip_step "hip platform" "GIO_SKIP_HIP=1"
+elif ! need hipcc; then
+  # Debian packages hipcc; Ubuntu 24.04 does not (tests/deps.sh says so when it installs).
+  skip_step "hip platform" "no hipcc"
+else
+  run_step "$hip" hip_build
+  run_step "hip platform: the device API's kernels for gfx940" hip_gfx940 "$hip"
+  run_step "hip platform: the installed package (oshc++, find_package, pkg-config; compile only)" hip_install "$hip"
 fi
-step "all tests passed, all platforms compiled"
+
+# The table: every step, its result and its time; the exit status says whether any failed.
+failed=0
+printf '\n==== summary ====\n'
+for i in "${!step_names[@]}"; do
+  printf '%-30s %6d s  %s\n' "${step_results[$i]}" "${step_secs[$i]}" "${step_names[$i]}"
+  [[ ${step_results[$i]} == FAILED* ]] && failed=$((failed + 1))
+done
+if ((failed > 0)); then
+  printf '%d of %d steps FAILED\n' "$failed" "${#step_names[@]}"
+  exit 1
+fi
+echo "every step that ran passed"

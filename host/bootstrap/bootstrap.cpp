@@ -20,6 +20,18 @@ const ops* g_ops = &mpi_ops();
 std::string g_why = "not started";
 int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1;
 std::vector<int> g_node;
+std::string (*g_waiting_for)(const char*) = nullptr;
+bool g_initialized = false, g_finalized = false, g_exiting = false;
+pid_t g_init_pid = 0;  // a child forked after init is not a PE: its exit is not checked
+
+// A program that returns from main (or calls exit) on a PE that never called shmem_finalize
+// leaves the other PEs waiting in theirs until GIO_TIMEOUT_MS: say which PE it was, now, and end
+// the job the way GIO's errors do.
+void check_finalized_at_exit() {
+  if (!g_initialized || g_finalized || g_exiting || getpid() != g_init_pid) return;
+  fatal(GIO_ERR_INIT, "shmem_finalize", "this PE is exiting without calling shmem_finalize (every PE must call "
+        "it before it ends: the others wait for it there)");
+}
 
 // Under auto, the launcher decides: mpirun and mpiexec start MPI processes (their PMIx server, if
 // any, is there for MPI), an application that initialized MPI keeps it, and a PMIx server with no
@@ -97,10 +109,18 @@ int init(int shmem_thread_level, const config& cfg) {
   const int level = g_ops->init(shmem_thread_level, cfg.GIO_TIMEOUT_MS, &g_rank, &g_size);
   log_set_pe(g_rank, 0);
   discover_nodes();
+  static bool hooked = false;
+  if (!hooked) atexit(check_finalized_at_exit);
+  hooked = true;
+  g_initialized = true;
+  g_init_pid = getpid();
   return level;
 }
 
-void finalize() { g_ops->finalize(); }
+void finalize() {
+  g_finalized = true;
+  g_ops->finalize();
+}
 const char* name() { return g_ops->name; }
 const char* why() { return g_why.c_str(); }
 int rank() { return g_rank; }
@@ -123,7 +143,11 @@ void minmax_u64(uint64_t v, uint64_t* lo, uint64_t* hi, const char* what) {
   }
 }
 
+void set_waiting_for(std::string (*who)(const char*)) { g_waiting_for = who; }
+std::string waiting_for(const char* what) { return g_waiting_for ? g_waiting_for(what) : std::string(); }
+
 void global_exit(int status) {
+  g_exiting = true;
   fflush(stdout);
   fflush(stderr);
   g_ops->abort(status);

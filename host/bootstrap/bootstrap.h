@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace gio {
 struct config;
@@ -29,6 +30,11 @@ void bcast(void* buf, size_t bytes, int root, const char* what);
 void minmax_u64(uint64_t v, uint64_t* lo, uint64_t* hi, const char* what);
 // Ends every PE with `status` (shmem_global_exit).
 [[noreturn]] void global_exit(int status);
+
+// Whom a timed-out collective `what` waits for ("PE 2, which ..."), for its message; "" when not
+// known. The runtime sets it once PEs can read each other's arrival counts (host/coll/arrivals.cpp).
+void set_waiting_for(std::string (*who)(const char* what));
+std::string waiting_for(const char* what);
 
 // What one bootstrap provides (mpi.cpp, pmix.cpp); bootstrap.cpp builds the rest on it.
 struct ops {

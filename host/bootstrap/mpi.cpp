@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
+#include "host/backoff.h"
 #include "host/bootstrap/bootstrap.h"
 #include "host/log.h"
 
@@ -19,16 +21,20 @@ uint64_t g_timeout_ms = 0;
 
 void wait(MPI_Request* req, const char* what) {
   auto t0 = std::chrono::steady_clock::now();
+  backoff pace;  // host/backoff.h
   for (unsigned spins = 0;; ++spins) {
     int done = 0;
     MPI_Test(req, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    if (spins > 1000) sched_yield();
+    pace.pause();
     if (g_timeout_ms && (spins & 255) == 0) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-      if ((uint64_t)ms > g_timeout_ms)
-        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms waiting for the other %d PEs (GIO_TIMEOUT_MS=%llu)",
-              (long long)ms, g_size - 1, (unsigned long long)g_timeout_ms);
+      if ((uint64_t)ms > g_timeout_ms) {
+        std::string who = waiting_for(what);
+        if (who.empty()) who = "the other " + std::to_string(g_size - 1) + " PEs";
+        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms waiting for %s (GIO_TIMEOUT_MS=%llu)", (long long)ms,
+              who.c_str(), (unsigned long long)g_timeout_ms);
+      }
     }
   }
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "host/backoff.h"
 #include "host/bootstrap/bootstrap.h"
 #include "host/log.h"
 
@@ -53,13 +54,17 @@ void fence(bool collect, const char* what) {
   }
   check(rc, what, "PMIx_Fence_nb");
   auto t0 = std::chrono::steady_clock::now();
+  backoff pace;  // host/backoff.h
   for (unsigned spins = 0; !f->done.load(std::memory_order_acquire); ++spins) {
-    if (spins > 1000) sched_yield();
+    pace.pause();
     if (g_timeout_ms && (spins & 255) == 0) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-      if ((uint64_t)ms > g_timeout_ms)
-        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms in a PMIx fence, waiting for the other %d PEs "
-              "(GIO_TIMEOUT_MS=%llu)", (long long)ms, g_size - 1, (unsigned long long)g_timeout_ms);
+      if ((uint64_t)ms > g_timeout_ms) {
+        std::string who = waiting_for(what);
+        if (who.empty()) who = "the other " + std::to_string(g_size - 1) + " PEs";
+        fatal(GIO_ERR_TIMEOUT, what, "timed out after %lld ms in a PMIx fence, waiting for %s (GIO_TIMEOUT_MS=%llu)",
+              (long long)ms, who.c_str(), (unsigned long long)g_timeout_ms);
+      }
     }
   }
   PMIX_INFO_DESTRUCT(&info);

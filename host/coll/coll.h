@@ -54,6 +54,8 @@ struct coll_state {
   uint8_t* push_area = nullptr;
   size_t push_scratch = 0;
   uint64_t push_seq = 0;
+  // Symmetric: this PE's count of host world barriers entered (host/coll/arrivals.h).
+  uint64_t* arrivals = nullptr;
 };
 
 // What one collective call runs over.

@@ -12,6 +12,7 @@
 
 #include <chrono>
 
+#include "host/backoff.h"
 #include "host/coll/coll.h"
 #include "host/log.h"
 #include "host/runtime.h"
@@ -59,10 +60,11 @@ void wait_round(runtime& r, const group& g, int round, int from, uint64_t need) 
   using clk = std::chrono::steady_clock;
   const clk::time_point t0 = clk::now();
   const uint64_t limit_ms = r.cfg.GIO_TIMEOUT_MS;
+  backoff pace;  // a peer's signal may be this process's proxy thread's to apply (host/backoff.h)
   for (unsigned spins = 0;; ++spins) {
     const uint64_t seen = load_local(g, g.sync + round);
     if (seen >= need) return;
-    if (spins > 64) sched_yield();
+    pace.pause();
     if (limit_ms && (spins & 63) == 0) {
       const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(clk::now() - t0).count();
       if ((uint64_t)ms > limit_ms && from < 0)

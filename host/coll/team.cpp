@@ -131,6 +131,12 @@ void coll_init(runtime& r) {
   }
   c.ctx_team.assign(GIO_MAX_CTX, SHMEM_TEAM_WORLD);
   push_area_init(r, c);
+  // The host world barriers' arrival count: every PE takes it next, so its offset is the same on all.
+  auto arrivals = r.alloc->alloc(sizeof(uint64_t), GIO_HEAP_MIN_ALIGN);
+  if (!arrivals) fatal(GIO_ERR_NOMEM, "shmem_init", "no room in the symmetric heap for the barrier arrival count");
+  c.arrivals = (uint64_t*)(r.heap + *arrivals);
+  const uint64_t zero = 0;
+  gpu::copy(c.arrivals, &zero, sizeof zero, "shmem_init");
 
   std::vector<int> world(r.n_pes), shared;
   for (int pe = 0; pe < r.n_pes; ++pe) world[pe] = pe;

@@ -16,20 +16,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <random>
 
 #include "runtime/amo_apply.h"
 #include "runtime/host_entry.h"
 #include "host/bootstrap/bootstrap.h"
+#include "host/heap/shm_file.h"
 #include "host/log.h"
 #include "host/runtime.h"
 
 namespace gio {
 namespace {
-char g_abort_path[96];  // removed if the job is aborted while the file still has its name
-void unlink_on_abort() {
-  if (g_abort_path[0]) unlink(g_abort_path);
-}
 
 struct range {
   uintptr_t lo = 0, hi = 0;
@@ -89,9 +85,12 @@ bool copy_out(int fd, uint8_t* base, size_t size, std::string* why) {
 
 // The remap itself. Raw mmap for the same reason: the sanitizers' interceptors would reset the
 // shadow of the range (ASan's poisoned redzones, TSan's history), though its bytes do not change.
+// The file keeps its name until every peer has mapped it (segment_connect); until then an abort or
+// a SIGTERM removes it, and a PE killed outright leaves a name the next run sweeps (shm_file.h).
 bool remap(data_segment& s, const std::string& dir, std::string* why) {
-  std::random_device rd;
-  const int len = snprintf(s.path, sizeof s.path, "%s/gio-globals-%d-%08x", dir.c_str(), (int)getpid(), (unsigned)rd());
+  shm_file_sweep(dir);
+  const std::string path = shm_file_path(dir, "globals");
+  const int len = snprintf(s.path, sizeof s.path, "%s", path.c_str());
   if (len < 0 || (size_t)len >= sizeof s.path) {
     *why = "GIO_HOST_SHM_DIR \"" + dir + "\" is too long";
     s.path[0] = 0;
@@ -103,7 +102,7 @@ bool remap(data_segment& s, const std::string& dir, std::string* why) {
     s.path[0] = 0;
     return false;
   }
-  memcpy(g_abort_path, s.path, sizeof s.path);
+  shm_file_hold(s.path);
   bool ok = ftruncate(fd, (off_t)s.size) == 0;
   if (!ok) *why = std::string("sizing ") + s.path + ": " + strerror(errno);
   ok = ok && copy_out(fd, s.base, s.size, why);
@@ -115,8 +114,8 @@ bool remap(data_segment& s, const std::string& dir, std::string* why) {
   }
   close(fd);
   if (!ok) {
-    unlink(s.path);
-    s.path[0] = g_abort_path[0] = 0;
+    shm_file_remove(s.path);
+    s.path[0] = 0;
   }
   return ok;
 }
@@ -133,9 +132,6 @@ void segment_remap(runtime& r) {
   }
   s.base = (uint8_t*)found.lo;
   s.size = found.hi - found.lo;
-  static bool hooked = false;
-  if (!hooked) at_abort(unlink_on_abort);
-  hooked = true;
   std::string why;
   if (!remap(s, r.cfg.GIO_HOST_SHM_DIR, &why)) {
     s.why = "its data segment could not be shared (" + why + ")";
@@ -179,8 +175,8 @@ void segment_connect(runtime& r) {
     s.peer_mapped[pe] = (uint8_t*)p;
   }
   boot::barrier("shmem_init (data segments mapped)");
-  if (s.path[0]) unlink(s.path);  // every peer holds its mapping: nothing stays in /dev/shm
-  s.path[0] = g_abort_path[0] = 0;
+  if (s.path[0]) shm_file_remove(s.path);  // every peer holds its mapping: nothing stays in /dev/shm
+  s.path[0] = 0;
   if (!usable) {
     if (s.size && r.my_pe == 0) info(0, "globals are not symmetric: %s", s.why.c_str());
     s.size = 0;

@@ -55,10 +55,16 @@ void* alloc_common(const char* routine, size_t size, size_t align) {
     return nullptr;
   }
   auto off = r.alloc->alloc(size, align, bias);
-  if (!off)
-    fatal(GIO_ERR_NOMEM, routine, "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu) of %llu, at alignment %zu; raise GIO_SYMMETRIC_SIZE",
-          size, (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free(),
-          (unsigned long long)r.heap_size, align);
+  if (!off) {
+    // OpenSHMEM: a request that cannot be met returns NULL (on every PE: each runs the same
+    // allocator on the same calls), and the program decides. GIO_DEBUG=1 says why.
+    info(1, "%s: symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu) of %llu, at "
+         "alignment %zu; returning NULL (GIO_SYMMETRIC_SIZE sets the heap)", routine, size,
+         (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free(),
+         (unsigned long long)r.heap_size, align);
+    boot::barrier(routine);
+    return nullptr;
+  }
   info(2, "%s(%zu) -> offset %llu", routine, size, (unsigned long long)*off);
   boot::barrier(routine);
   return r.heap + *off;
@@ -132,9 +138,14 @@ extern "C" void* shmem_realloc(void* ptr, size_t size) {
   uint64_t old_size = r.alloc->block_size(off);
   bool moved = false;
   auto noff = r.alloc->realloc(off, size, &moved);
-  if (!noff)
-    fatal(GIO_ERR_NOMEM, "shmem_realloc", "symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu)",
-          size, (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free());
+  if (!noff) {
+    // As for shmem_malloc: NULL, and the block stays as it was.
+    info(1, "shmem_realloc: symmetric heap exhausted: %zu bytes requested, %llu free (largest block %llu); returning "
+         "NULL, the block unchanged", size, (unsigned long long)r.alloc->bytes_free(),
+         (unsigned long long)r.alloc->largest_free());
+    boot::barrier("shmem_realloc");
+    return nullptr;
+  }
   if (moved) {
     gpu::copy(r.heap + *noff, r.heap + off, old_size < size ? old_size : size, "shmem_realloc");
     r.alloc->free(off);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "runtime/host_entry.h"
+#include "host/heap/shm_file.h"
 #include "host/log.h"
 #include "host/platform/gpu.h"
 #include "runtime/api/strided_shape.h"
@@ -29,9 +30,12 @@ std::string device_description(int) {
 }
 uint64_t default_heap_size() { return 64ull << 20; }
 
-void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out) {
+void* heap_create(size_t bytes, const std::string& tag, int, heap_handle* out) {
   const std::string& dir = rt().cfg.GIO_HOST_SHM_DIR;
-  std::string path = dir + "/gio-" + tag + "-" + std::to_string(pe);
+  // The file keeps its name until every peer has mapped it (heap_published); until then an abort
+  // or a SIGTERM removes it, and a PE killed outright leaves a name the next run sweeps (shm_file.h).
+  shm_file_sweep(dir);
+  std::string path = shm_file_path(dir, "heap", tag);
   if (path.size() + 1 > sizeof out->bytes)
     fatal(GIO_ERR_ARG, "shmem_init", "GIO_HOST_SHM_DIR path \"%s\" is too long", dir.c_str());
   struct statvfs vfs;
@@ -41,6 +45,7 @@ void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out
           dir.c_str(), (unsigned long long)vfs.f_bavail * vfs.f_frsize, (unsigned long long)bytes);
   int fd = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   if (fd < 0) fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot create %s: %s", path.c_str(), strerror(errno));
+  shm_file_hold(path.c_str());
   if (ftruncate(fd, (off_t)bytes) != 0)
     fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot size %s to %zu bytes: %s", path.c_str(), bytes, strerror(errno));
   // shmem_align needs every PE's base at the same offset modulo the alignment; mmap promises only a
@@ -81,7 +86,7 @@ void* heap_map(const heap_handle& h, size_t bytes, std::string* why) {
 void heap_unmap(void* mapped, size_t bytes) { munmap(mapped, bytes); }
 // Every peer holds its own mapping now; dropping the name means nothing is left behind in
 // GIO_HOST_SHM_DIR even if the job is killed later.
-void heap_published(const heap_handle& h) { unlink((const char*)h.bytes); }
+void heap_published(const heap_handle& h) { shm_file_remove((const char*)h.bytes); }
 void heap_destroy(void* base, size_t bytes) { munmap(base, bytes); }
 
 void copy(void* dst, const void* src, size_t n, const char*) { memmove(dst, src, n); }

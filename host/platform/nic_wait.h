@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <thread>
 
+#include "host/backoff.h"
+
 namespace gio {
 
 // Polls done() until it returns true (true) or timeout_ms pass (false; 0 = never). slow() runs
@@ -17,6 +19,7 @@ bool nic_wait_bounded(Done done, Slow slow, uint64_t timeout_ms, uint64_t* waite
   using clock = std::chrono::steady_clock;
   const clock::time_point t0 = clock::now();
   bool told = false;
+  backoff pace;  // the softnic's copies run on this machine's cores too (host/backoff.h)
   for (;;) {
     const bool finished = done();
     const clock::duration dt = clock::now() - t0;
@@ -27,7 +30,7 @@ bool nic_wait_bounded(Done done, Slow slow, uint64_t timeout_ms, uint64_t* waite
       slow();
     }
     if (timeout_ms && dt > std::chrono::milliseconds(timeout_ms)) return false;
-    std::this_thread::yield();
+    pace.pause();
   }
 }
 

@@ -1,5 +1,7 @@
 // libfabric endpoint of the proxy transport (see fabric.h).
 #include "host/proxy/fabric.h"
+
+#include "host/backoff.h"
 #include "host/proxy/shm_names.h"
 
 #include <rdma/fabric.h>
@@ -10,8 +12,10 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <sched.h>
+#include <sys/random.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 #include <chrono>
@@ -32,7 +36,6 @@ std::string fi_text(const char* what, int rc) {
 // offset remote addresses (FI_MR_VIRT_ADDR), provider-chosen keys (FI_MR_PROV_KEY), binding the
 // region to the endpoint (FI_MR_ENDPOINT), and registered memory being allocated (always true).
 constexpr int kModes = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-constexpr uint64_t kRequestedKey = 0x6710;  // the key asked for where the provider takes ours
 
 fi_datatype datatype(size_t bytes) { return bytes == 4 ? FI_UINT32 : FI_UINT64; }
 
@@ -119,8 +122,9 @@ struct fabric::impl {
   // after a short spin, give up the core, which PEs sharing a few cores need.
   void wait(const char* op, int pe) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (unsigned spins = 0; !poll_one(op, pe); ++spins) {
-      if (spins > 64) sched_yield();
+    backoff pace;  // host/backoff.h
+    while (!poll_one(op, pe)) {
+      pace.pause();
       expired(op, pe, t0);
     }
   }
@@ -155,14 +159,29 @@ struct fabric::impl {
     t.key = r.key;
     return t;
   }
-  fid_mr* reg(void* p, size_t n, uint64_t key, const char* what) {
+  // Registers [p, p + n). The key is unpredictable (getrandom, within the provider's key size), so
+  // a process that can reach this endpoint but was not given the key through the bootstrap (every
+  // PE of the job is, proxy_connect.cpp) cannot write the heap; where the provider picks keys
+  // itself (FI_MR_PROV_KEY), its own. A key already taken in the domain is drawn again.
+  fid_mr* reg(void* p, size_t n, const char* what) {
     fid_mr* r = nullptr;
-    check(fi_mr_reg(dom, p, n, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0, key, 0, &r, nullptr), what);
+    int rc = -FI_ENOKEY;
+    for (int attempt = 0; attempt < 8 && rc == -FI_ENOKEY; ++attempt)
+      rc = fi_mr_reg(dom, p, n, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0, random_key(), 0, &r, nullptr);
+    check(rc, what);
     if (modes & FI_MR_ENDPOINT) {
       check(fi_mr_bind(r, &ep->fid, 0), "fi_mr_bind");
       check(fi_mr_enable(r), "fi_mr_enable");
     }
     return r;
+  }
+  uint64_t random_key() const {
+    uint64_t k = 0;
+    if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
+      throw fabric_error("GIO proxy (" + provider + "): getrandom for a memory key failed: " + strerror(errno));
+    const size_t bytes = info ? info->domain_attr->mr_key_size : 8;
+    if (bytes > 0 && bytes < 8) k &= (1ull << (8 * bytes)) - 1;
+    return k;
   }
   void rma(bool is_write, int pe, uint64_t off, void* buf, size_t n);
   // The local descriptor of [p, p + n): the region's, or none where the provider needs none.
@@ -266,12 +285,12 @@ void fabric::insert_peers(const std::vector<std::vector<uint8_t>>& names) {
 
 remote_region fabric::register_region(void* p, size_t n) {
   if (d_->mr) throw fabric_error("GIO proxy (" + d_->provider + "): a region is registered already");
-  d_->mr = d_->reg(p, n, kRequestedKey, "fi_mr_reg (the symmetric heap)");
+  d_->mr = d_->reg(p, n, "fi_mr_reg (the symmetric heap)");
   d_->desc = fi_mr_desc(d_->mr);
   d_->base = (uint8_t*)p;
   d_->size = n;
   if (d_->modes & FI_MR_LOCAL) {
-    d_->scratch_mr = d_->reg(d_->scratch, sizeof d_->scratch, kRequestedKey + 1, "fi_mr_reg (atomic results)");
+    d_->scratch_mr = d_->reg(d_->scratch, sizeof d_->scratch, "fi_mr_reg (atomic results)");
     d_->scratch_desc = fi_mr_desc(d_->scratch_mr);
   }
   remote_region r;
@@ -282,7 +301,7 @@ remote_region fabric::register_region(void* p, size_t n) {
 
 void fabric::register_local(void* p, size_t n) {
   if (!(d_->modes & FI_MR_LOCAL)) return;
-  fid_mr* m = d_->reg(p, n, kRequestedKey + 2 + d_->locals.size(), "fi_mr_reg (a local staging buffer)");
+  fid_mr* m = d_->reg(p, n, "fi_mr_reg (a local staging buffer)");
   d_->locals.push_back({(uint8_t*)p, n, m});
 }
 
@@ -404,7 +423,7 @@ void fabric::enable_messages(uint8_t* mem, size_t max_bytes, unsigned depth) {
     impl::recv_slot* r = d_->recvs.back().get();
     r->buf = mem + (size_t)i * max_bytes;
     r->size = max_bytes;
-    if (d_->modes & FI_MR_LOCAL) r->mr = d_->reg(r->buf, max_bytes, kRequestedKey + 1000 + i, "fi_mr_reg (a receive buffer)");
+    if (d_->modes & FI_MR_LOCAL) r->mr = d_->reg(r->buf, max_bytes, "fi_mr_reg (a receive buffer)");
     d_->post_recv(r);
   }
 }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "host/backoff.h"
 #include "runtime/host_entry.h"  // gio_amo_op
 #include "host/log.h"
 #include "host/proxy/fabric.h"
@@ -186,9 +187,10 @@ struct executor {
   template <typename Done>
   void wait_for(Done done, int pe, const char* what) {
     const auto t0 = std::chrono::steady_clock::now();
+    backoff pace;  // the peer's proxy may share this core (host/backoff.h)
     for (unsigned spins = 0; !done(); ++spins) {
       if (serve_all()) continue;
-      if (spins > 64) sched_yield();
+      pace.pause();
       if ((spins & 255) == 0 && r.cfg.GIO_TIMEOUT_MS) {
         const auto ms =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();

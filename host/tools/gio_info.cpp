@@ -1,6 +1,7 @@
 // gio-info: what GIO sees here — version, platform, device, each transport's view (the proxy's
 // provider and staging), heap, the transport chosen per peer and why, every setting.
-// Runs as a 1-PE job, or under giorun to show every PE's view (PE 0 prints the settings).
+// Runs as a 1-PE job, or under oshrun (giorun) to show every PE's view and transports (PE 0
+// prints the settings).
 #include "runtime/api/c/shmem_c.h"
 #include "runtime/api/shmemx_host.h"
 
@@ -36,6 +37,11 @@ int main() {
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
     printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,
            (unsigned long long)r.heap_size, (unsigned long long)GIO_HEAP_RESERVED, (unsigned)r.cfg.GIO_NUM_CONTEXTS);
+    // What shmem_malloc can hand out: the heap less what GIO took at init (its reserved head,
+    // the teams' table and collective areas), measured on the allocator itself.
+    printf("PE %d: a program can allocate %llu bytes of it (largest block %llu); GIO keeps %llu for its own "
+           "tables; GIO_SYMMETRIC_SIZE sets the heap\n", pe, (unsigned long long)r.alloc->bytes_free(),
+           (unsigned long long)r.alloc->largest_free(), (unsigned long long)(r.heap_size - r.alloc->bytes_free()));
     // Per peer: the transport, how it reaches the peer, and why the selector chose it.
     for (int q = 0; q < r.n_pes; ++q) printf("PE %d -> PE %d: %s\n", pe, q, r.peers[q].why.c_str());
     gio::transport_each([&](const gio::transport_ops& t) {
@@ -44,6 +50,9 @@ int main() {
     fflush(stdout);
   }
   gio::boot::barrier("gio-info");
+  if (r.n_pes == 1)
+    printf("transports: a 1-PE job has no peer to reach; run it as a program runs, under oshrun (oshrun -n 2 "
+           "gio-info), to see how each PE reaches the others and why\n");
   if (r.my_pe == 0) {
     printf("settings (environment, else default):\n");
     gio::config_print(r.cfg, stdout);

@@ -19,8 +19,9 @@
 #define SHMEM_THREAD_SERIALIZED 2
 #define SHMEM_THREAD_MULTIPLE 3
 
-// shmem_malloc_with_hints: how the memory will be used (GIO places every block alike and ignores
-// these; bits outside them are an error).
+// shmem_malloc_with_hints: how the memory will be used. GIO places every block alike, reachable
+// by every transport's atomics and signals, so it ignores these; bits outside them (another
+// implementation's hints) are ignored too, as the spec allows (GIO_DEBUG=1 says so).
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
 

@@ -196,6 +196,30 @@ TEST(Heap, AllocationFillingMostOfTheHeap) {
   shmem_free(again);
 }
 
+// A request the heap cannot meet returns NULL on every PE (OpenSHMEM's shmem_malloc), and the
+// heap stays usable: the same for shmem_align, shmem_calloc and shmem_realloc (whose block stays).
+TEST(Heap, ExhaustedReturnsNull) {
+  const size_t huge = size_t(1) << 50;
+  EXPECT_EQ(shmem_malloc(huge), nullptr);
+  EXPECT_EQ(shmem_align(4096, huge), nullptr);
+  EXPECT_EQ(shmem_calloc(huge / 8, 8), nullptr);
+  EXPECT_EQ(shmem_malloc_with_hints(huge, SHMEM_MALLOC_ATOMICS_REMOTE), nullptr);
+  uint8_t* p = (uint8_t*)shmem_malloc(256);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(hipMemset(p, 0x5A, 256), hipSuccess);
+  ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+  EXPECT_EQ(shmem_realloc(p, huge), nullptr);
+  EXPECT_EQ(read_bytes(p + 255, 1)[0], 0x5A);
+  shmem_free(p);
+}
+
+// Hints GIO does not know (another implementation's) are ignored, as the spec allows.
+TEST(Heap, UnknownHintsIgnored) {
+  void* p = shmem_malloc_with_hints(128, 1L << 20);
+  ASSERT_NE(p, nullptr);
+  shmem_free(p);
+}
+
 // ---- shmem_ptr, accessibility, PE queries in kernels, library info ---------------------------
 
 namespace {

@@ -2,8 +2,11 @@
 # check.sh BUILD_DIR: installs BUILD_DIR into a scratch prefix, moves the prefix (the package must
 # work wherever it lies), and builds hello_hip.cpp, a standard HIP + OpenSHMEM program, against it
 # three ways a user would: oshc++ (compile, then link the object alone), find_package(GIO) with
-# gio_kernel_sources, and pkg-config. On the host platform each program then runs on 2 PEs under
-# oshrun; on cuda and hip this is a compile check (tests/run.sh runs it after those builds).
+# gio_kernel_sources, and pkg-config; ring.hip (a .hip file) through oshc++ and CMake; hello.c
+# through oshcc, also as build systems call it (OSHCC naming the wrapper itself), and the wrappers
+# must refuse GIO_CC/GIO_CXX naming a wrapper. On the host platform the installed gio-info runs,
+# and each program runs on 2 PEs under oshrun; on cuda and hip this is a compile check (tests/run.sh
+# runs it after those builds).
 # GIO_CHECK_PREFIX=DIR checks a copy of an install made by hand instead of installing BUILD_DIR.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -37,6 +40,12 @@ step "oshc++: compile, then link the object"
 "$prefix/bin/oshc++" -O2 -c "$src/hello_hip.cpp" -o hello.o
 "$prefix/bin/oshc++" hello.o -o hello_oshcxx
 
+step "oshc++ on a .hip file: compile, then link; and in one command"
+"$prefix/bin/oshc++" -O2 -c "$src/ring.hip" -o ring.o
+[[ -s ring.o ]] || { echo "install check: oshc++ -c ring.hip wrote no object" >&2; exit 1; }
+"$prefix/bin/oshc++" ring.o -o ring_oshcxx
+"$prefix/bin/oshc++" -O2 "$src/ring.hip" -o ring_direct
+
 step "find_package(GIO) + gio_kernel_sources"
 cmake_args=(-G Ninja "-DCMAKE_PREFIX_PATH=$prefix" -DCMAKE_BUILD_TYPE=Release)
 [[ $platform == hip ]] && cmake_args+=("-DCMAKE_CXX_COMPILER=$kernel_cxx")
@@ -52,21 +61,43 @@ linker=c++
 # shellcheck disable=SC2046
 "$linker" hello_pc.o -o hello_pc $(pkg-config --libs gio)
 
-progs=(hello_oshcxx cmake-build/hello_cmake hello_pc)
-# A C11 program through oshcc: shmem.h from C, libgio's C symbols.
-"$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror -O2 -o hello_c "$src/hello.c" -lm
+progs=(hello_oshcxx cmake-build/hello_cmake hello_pc ring_oshcxx ring_direct cmake-build/ring_cmake)
+# A C11 program through oshcc: shmem.h from C, libgio's C symbols. Build systems that know
+# OpenSHMEM wrappers (shmem4py) call it with OSHCC naming the wrapper itself: GIO's wrappers read
+# GIO_CC and GIO_CXX, so that must build too (bounded: a wrapper calling itself never ends).
+OSHCC=$prefix/bin/oshcc OSHCXX=$prefix/bin/oshc++ timeout 120 "$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror \
+  -O2 -o hello_c "$src/hello.c" -lm
 progs+=(hello_c)
+
+step "GIO_CC / GIO_CXX naming a wrapper: refused"
+refused() {  # refused REGEX COMMAND...: the command must fail within 20 s, saying REGEX
+  local out rc
+  rc=0
+  out=$(timeout 20 "${@:2}" 2>&1) || rc=$?
+  if [[ $rc -eq 0 || $rc -eq 124 ]] || ! grep -Eq -- "$1" <<<"$out"; then
+    echo "install check: $* exited $rc, want a refusal matching: $1" >&2; printf '%s\n' "$out" >&2; return 1
+  fi
+  printf '%s\n' "$out"
+}
+refused "oshcc: GIO_CC=.*oshcc is this wrapper" env GIO_CC="$prefix/bin/oshcc" "$prefix/bin/oshcc" -c "$src/hello.c" -o x.o
+# A loop through another program: a "compiler" that runs oshcc again.
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$prefix/bin/oshcc" > cc-loop && chmod +x cc-loop
+refused "oshcc: called from the compiler that .*oshcc runs: GIO_CC or GIO_CXX names a GIO wrapper" \
+  env GIO_CC="$work/cc-loop" "$prefix/bin/oshcc" -c "$src/hello.c" -o x.o
 
 if [[ $platform != host ]]; then
   step "built ${progs[*]} (compile check: no $platform device here)"
   exit 0
 fi
+step "the installed gio-info runs (it finds libgio from where it lies)"
+out=$("$prefix/bin/gio-info" 2>&1) || { printf '%s\n' "$out"; echo "install check: the installed gio-info failed" >&2; exit 1; }
+grep -q "GIO" <<<"$out" || { printf '%s\n' "$out"; echo "install check: gio-info printed nothing of GIO's" >&2; exit 1; }
 for p in "${progs[@]}"; do
   step "oshrun -n 2 $p"
   out=$(GIO_TIMEOUT_MS=60000 "$prefix/bin/oshrun" -n 2 "./$p" 2>&1) || { printf '%s\n' "$out"; exit 1; }
   printf '%s\n' "$out"
   for pe in 0 1; do
-    grep -Eq "^hello_(hip|c): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
+    grep -Eq "^hello_(hip|c|ring): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
   done
 done
 step "passed"

@@ -39,6 +39,7 @@ struct pair_of_pes {
   std::vector<uint64_t> heap_a = std::vector<uint64_t>(1024, 0), heap_b = std::vector<uint64_t>(1024, 0);
   std::atomic<bool> stop{false};
   std::thread progress;
+  gio::proxy::remote_region ra, rb;  // how each heap is addressed (its key, its base)
 
   explicit pair_of_pes(const std::string& prov, unsigned timeout_ms = 10000) {
     a.reset(new fabric(prov, timeout_ms));
@@ -46,8 +47,8 @@ struct pair_of_pes {
     const std::vector<std::vector<uint8_t>> names{a->name(), b->name()};
     a->insert_peers(names);
     b->insert_peers(names);
-    const auto ra = a->register_region(heap_a.data(), heap_a.size() * 8);
-    const auto rb = b->register_region(heap_b.data(), heap_b.size() * 8);
+    ra = a->register_region(heap_a.data(), heap_a.size() * 8);
+    rb = b->register_region(heap_b.data(), heap_b.size() * 8);
     for (fabric* f : {a.get(), b.get()}) {
       f->set_peer_region(0, ra);
       f->set_peer_region(1, rb);
@@ -123,6 +124,28 @@ TEST_P(ProxyFabric, BadArgumentsNameTheOperationAndPe) {
     FAIL() << "a 2-byte atomic went through";
   } catch (const fabric_error& e) {
     EXPECT_NE(std::string(e.what()).find("4 or 8 bytes"), std::string::npos) << e.what();
+  }
+}
+
+// A heap's key is not one every GIO process knows: two registrations draw different keys, and a
+// write that names PE 1's heap with another key (the old fixed 0x6710, or one bit off) fails and
+// writes nothing. (The provider then drops the connection, or never completes the write: each
+// guess gets a fresh pair of endpoints.)
+TEST_P(ProxyFabric, WriteWithAWrongKeyFails) {
+  for (int k = 0; k < 2; ++k) {
+    pair_of_pes p(GetParam(), 2000);
+    EXPECT_NE(p.ra.key, p.rb.key);
+    const uint64_t guess = k == 0 ? 0x6710 : p.rb.key ^ 1;
+    if (guess == p.rb.key) continue;
+    p.a->set_peer_region(1, {guess, p.rb.base});
+    p.heap_a[0] = 0xbad;
+    try {
+      p.a->write(1, 8 * 10, p.heap_a.data(), 8);
+      ADD_FAILURE() << "a write with key " << guess << " (the heap's is " << p.rb.key << ") went through";
+    } catch (const fabric_error& e) {
+      EXPECT_NE(std::string(e.what()).find("to PE 1"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(p.heap_b[10], 0u) << "key " << guess;
   }
 }
 

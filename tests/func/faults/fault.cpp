@@ -271,10 +271,39 @@ const host_case kHostCases[] = {
     // PE 1 never joins: PE 0's sync must end with a message, not hang.
     {"coll_sync_timeout", [] { pe0_only(); (void)shmem_team_sync(SHMEM_TEAM_WORLD); }},
     // GIO_SYMMETRIC_SIZE=4M: 3M fits once, not twice. Collective, so every PE reports.
-    {"heap_exhausted", [] { shmem_init(); (void)shmem_malloc(3u << 20); (void)shmem_malloc(3u << 20); }},
+    // Not a fault: shmem_malloc returns NULL (on every PE) and the job goes on.
+    {"heap_exhausted",
+     [] {
+       shmem_init();
+       (void)shmem_malloc(3u << 20);
+       if (shmem_malloc(3u << 20) != nullptr) return;  // main says NO FAULT
+       fprintf(stderr, "fault: heap_exhausted: the second shmem_malloc returned NULL on PE %d\n", shmem_my_pe());
+       shmem_finalize();
+       exit(0);
+     }},
     {"malloc_mismatch", [] { shmem_init(); (void)shmem_malloc(1024 * (shmem_my_pe() + 1)); }},
     {"free_non_heap", [] { shmem_init(); shmem_free(host_mem); }},
     {"host_barrier_timeout", [] { shmem_init(); if (shmem_my_pe() != 0) fault_park(); shmem_barrier_all(); }},
+    // One PE of several misses the second barrier: the others' timeouts name it.
+    {"host_barrier_missing_pe",
+     [] {
+       shmem_init();
+       shmem_barrier_all();
+       if (shmem_my_pe() == 2) fault_park();
+       shmem_barrier_all();
+     }},
+    // PE 1 ends (exit, as a return from main does) without shmem_finalize; PE 0 is in its finalize.
+    {"no_finalize",
+     [] {
+       shmem_init();
+       shmem_barrier_all();
+       if (shmem_my_pe() == 1) {
+         fprintf(stderr, "fault: PE 1 exits without shmem_finalize\n");
+         exit(0);
+       }
+       shmem_finalize();
+       fault_park();
+     }},
     {"host_before_init", [] { (void)shmem_malloc(64); }},
     {"host_after_finalize", [] { shmem_init(); shmem_finalize(); (void)shmem_malloc(64); }},
     {"bad_env", [] { shmem_init(); }},  // run with GIO_SYMMETRIC_SIZE=lots

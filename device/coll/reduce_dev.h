@@ -126,7 +126,7 @@ GIO_DEVICE_INLINE void reduce_p2p(gio_team_v1& tm, T* dest, const T* source, siz
   auto dst_of = [&](int i) { return i == me ? (V*)dest : (V*)p2p::remote(st, dest, tm.members[i]); };
   // A load from a peer's heap takes about a microsecond over NVLink. Folding one element per lane
   // per member waited for each load in turn and held a work-group to 1.2 GB/s at 256 MiB
-  // (results/2026-11-27-4xh200-s14); here a lane loads kUnroll elements of a member before it
+  // (gio-bench coll --scope stream on 4 H200s); here a lane loads kUnroll elements of a member before it
   // folds any, so kUnroll loads of each lane are in flight at once. Elements stay in member order.
   constexpr size_t kUnroll = 16;
   const size_t lanes = S::lanes(), step = kUnroll * lanes;

@@ -1,7 +1,7 @@
 // The data kernels' bodies of the stream collectives (shmemx_*_on_stream) on all-p2p teams: every
 // work-group of the grid moves a contiguous slice of every transfer with 16-byte loads and stores
 // straight through the peers' mapped heaps. One work-group tops out near one SM's copy rate
-// (22-33 GB/s busbw at 256 MiB, results/2026-11-27-4xh200-s14); a link takes about 347 GB/s
+// (22-33 GB/s busbw at 256 MiB, gio-bench coll --scope stream on 4 H200s); a link takes about 347 GB/s
 // only from 8 or more work-groups storing 16-byte vectors.
 //
 // No synchronization here: the launcher (stream_launch.cpp) runs a team sync before the data
@@ -73,7 +73,7 @@ GIO_DEVICE_INLINE void bcast_share(size_t bytes, int j, int n, size_t& lo, size_
 // member i's dest. The root's links carry the data about once instead of n - 1 times, as a
 // scatter and an all-gather do. On 2 members phase 0 alone pulls everything: the second pull
 // only adds a sync there (4 H200s, 256 MiB: two pulls 213 GB/s at 4 PEs against 120 for one,
-// but 323 against 348 at 2; results/2026-11-27-4xh200-s18).
+// but 323 against 348 at 2; gio-bench coll --scope stream).
 GIO_DEVICE_INLINE void broadcast(int t, uint8_t* dest, const uint8_t* source, size_t bytes, int root, int phase) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const gio_team_v1& tm = team_table(st)[t];

@@ -68,7 +68,7 @@ GIO_DEVICE_INLINE void team_sync_wait(const char* rt, int t, gio_team_v1& tm, in
 // general path below. Everything the round needs from the slot is read before the fence, so those
 // reads (trips to L2: the last sync's acquire polls dropped this SM's L1 copies) overlap the
 // fence's drain instead of following each other; and one system-scope release fence covers every
-// member's signal, where the general path fences per signal (4xH200, results/probes/sync_floor.cu:
+// member's signal, where the general path fences per signal (4xH200, apps/bench/probes/sync_floor.cu:
 // one fence and three adds 1.68 us a sync, a release on each add 3.41 us). The adds return nothing.
 static_assert(GIO_TEAM_SYNC_ONE_ROUND_MAX <= 8, "team_sync_p2p reads a team's members as one 8-byte word");
 GIO_DEVICE_INLINE void team_sync_p2p(const char* rt, int t, gio_team_v1& tm, int n, int me) {

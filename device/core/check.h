@@ -93,7 +93,7 @@ GIO_DEVICE_NOINLINE void check_pe_slow(const char* routine, int pe) {
 // one compare) and the PE against n_pes, where there were three branches, each waiting on its own
 // constant load (magic, version, PE); in a loop of calls ptxas now keeps the whole test outside
 // the loop but one predicate, and a wave-scope put went from 375 to 355 cycles on 2 H200
-// (results/2026-11-28-2xh200-s23). n_pes is read before the head is known good: it is in bounds
+// (gio-bench callcost --scope wave). n_pes is read before the head is known good: it is in bounds
 // whatever the layout, and used only when the head matched. A state that is not this exact
 // contract (not initialized, another major, a newer minor) takes the slow half, which reports the
 // first two and lets the third through.

@@ -74,7 +74,7 @@ GIO_DEVICE_INLINE void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsign
   // A lone thread keeps the loads of its last partial batch in flight too: a word-at-a-time tail
   // made 128 bytes (8 words, no full batch of 16) slower than 256. Lanes of a group share the
   // tail, so they keep the plain loop: the unrolled guarded batch in the work-group put made the
-  // Jacobi2D persistent kernel 7 % slower on one H200, puts or not (results/2026-11-22-2xh200-s5).
+  // Jacobi2D persistent kernel 7 % slower on one H200, puts or not (jacobi2d --variant gio, apps/jacobi2d/scaling.sh).
   if (!TailBatch) {
     for (; i < words; i += lanes) dw[i] = sw[i];
   } else if (i < words) {

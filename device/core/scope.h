@@ -27,7 +27,7 @@ struct scope_wave {
   static GIO_DEVICE_INLINE void sync() { plat::wave_sync(); }
   // A cooperative put or get's "done inline?", which every lane computes alike, as a value the
   // compiler knows is uniform (plat::wave_uniform): 8 B wave puts at 132 work-groups went from
-  // 3,363 to 4,006-4,010 million/s, one call 355 -> 356 cycles (results/2026-11-28-2xh200-s25, c).
+  // 3,363 to 4,006-4,010 million/s, one call 355 -> 356 cycles (gio-bench msgrate and callcost; tests/sass/check_call_branch.py checks the branch).
   static GIO_DEVICE_INLINE bool agree(bool p) { return plat::wave_uniform(p); }
   static constexpr unsigned copy_batch = 8;
   // Words per lane a put or get copies inline (copy_lane_words): 2 KiB of 16-byte words at 32
@@ -40,7 +40,7 @@ struct scope_wg {
   static GIO_DEVICE_INLINE unsigned lanes() { return plat::wg_size(); }
   static GIO_DEVICE_INLINE void sync() { plat::wg_sync(); }
   // As the wave's, without the vote: with it, 8 B work-group puts at 132 work-groups went from 491
-  // to 479 million/s and one call from 328 to 341 cycles (results/2026-11-28-2xh200-s25, c).
+  // to 479 million/s and one call from 328 to 341 cycles (gio-bench msgrate --scope wg, gio-bench callcost --scope wg).
   static GIO_DEVICE_INLINE bool agree(bool p) { return p; }
   static constexpr unsigned copy_batch = 8;
   // One word per lane is already 4 KiB at 256 lanes; more would only add registers to kernels

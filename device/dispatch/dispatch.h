@@ -53,7 +53,7 @@ GIO_DEVICE_INLINE bool check_rma(const char* rt, shmem_ctx_t ctx, const void* sy
 // CUDA: ptxas treats a call made by a converged warp as returning converged and compiles the
 // caller's __syncwarp() to nothing, leaving only the call's convergence barrier (BSYNC), which lets
 // the waiting lanes go while lane 0 still spins (sm_90, nvcc 13: the wave-scope reduce's lanes 1..31
-// folded `in` before lane 0's get had filled it, results/2026-11-28-2xh200-s21). With the branch in
+// folded `in` before lane 0's get had filled it, test_coll_device). With the branch in
 // view, the sync stays a divergence check and a WARPSYNC (tests/sass/check_scope_sync.py). A
 // thread-scope call syncs nothing.
 template <typename S, typename Post>
@@ -104,7 +104,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     // tables (the value of a PE the check refuses is never used), so that no check's branch guards
     // their loads: ptxas then hoists them out of a caller's loop of puts. Read after the checks,
     // they were loaded again on every call, and the checks cost 120 of a wave put's 392 cycles
-    // (results/2026-11-28-2xh200-s22). The mapping is read whatever the transport, so that its
+    // (gio-bench callcost --scope wave; tests/sass/check_put_loop.py checks the loop). The mapping is read whatever the transport, so that its
     // load need not wait for the transport's; where the peer is not p2p it is never stored to.
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);

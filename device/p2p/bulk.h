@@ -3,7 +3,7 @@
 // Why: one thread copying with loads and stores is bound by the loads it keeps in flight. On H200
 // a 4 KiB put+signal ping-pong from one thread took 5.6 us with 16 loads in flight and 4.7 with 32
 // (64 and 128 registers); through the bulk-copy engine, global -> shared -> peer, 1.85 us
-// (results/probes/pingpong_floor.cu); in gio-bench, 6.2 -> 2.4 us. Used from GIO_P2P_BULK_MIN
+// (apps/bench/probes/pingpong_floor.cu); in gio-bench, 6.2 -> 2.4 us. Used from GIO_P2P_BULK_MIN
 // bytes (512: at 256 B the plain copy was faster, at 512 B the bulk copy). The engine needs a
 // shared-memory stage, so a kernel that calls a thread-scope p2p put or get gets one static stage
 // of GIO_P2P_BULK_STAGE bytes per work-group, unless the call's size is a constant below

@@ -90,7 +90,7 @@ int move(const char* routine, stream_op op, shmem_team_t team, void* dest, const
 
 // GIO_COLL_REDUCE: whether a reduction past LL on an all-p2p team may push. auto pushes on 3 or
 // more members: at 4 H200s the pull reached 85 % of NCCL's busbw at 256 MiB, and at 2 it already
-// beat NCCL (results/2026-11-27-4xh200-s18). Every member decides alike (the same call, the same
+// beat NCCL (gio-bench coll --scope stream against gio-bench-nccl). Every member decides alike (the same call, the same
 // settings), so every member's kernel is the same kind and takes the same call number.
 void push_or_pull(runtime& r, shmem_team_t team, stream_coll& c) {
   coll_state& cs = *r.coll;

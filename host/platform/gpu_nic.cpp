@@ -46,10 +46,10 @@ int device_of(const void* p) {
 // Waits for the softnic's stream. What the softnic issues must never need an SM: the kernel that
 // is waiting for this very completion may hold all of them. Copies between devices and between
 // host and device run on copy engines and finish; a same-device copy and the atomic kernel need an
-// SM (results/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy), and so do atomic sets
+// SM (apps/bench/probes/copy_under_full_gpu.cu). Copies avoid that (nic_copy), and so do atomic sets
 // and fetches (nic_amo); a read-modify-write atomic cannot, so a stall is named once instead of
 // looking like a NIC that lost the operation. Other processes on the same GPU also delay it: contexts share a GPU in time slices, and theirs may be spinning
-// (results/2026-11-22-4xh200-s4/README.md, eight PEs on two GPUs).
+// (seen with eight PEs on two GPUs).
 // Bounded by GIO_TIMEOUT_MS like every GIO wait: past it the job stops with what was waited for
 // (the kernel waiting on this completion would time out at the same bound).
 void nic_wait(const char* what) {

@@ -1,4 +1,4 @@
-// The proxy transport's wire (issue 14): one libfabric RDM endpoint per PE with RMA and atomics,
+// The proxy transport's wire: one libfabric RDM endpoint per PE with RMA and atomics,
 // the operations a proxy thread issues for the kernels' commands, each waited for with a bound.
 // Plain host C++ over libfabric; what drives it (rings, the proxy thread, selection) builds on it.
 #pragma once

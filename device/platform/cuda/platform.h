@@ -61,13 +61,13 @@ GIO_DEVICE_INLINE void wave_sync() { __syncwarp(); }
 // region. On a per-lane predicate ptxas opened one around the call and, its barrier being one the
 // callee uses, saved and restored that barrier (BMOV) on every pass, taken or not: in a loop of
 // 8-byte wave puts that was 2.7x the branch-resolving stalls and 17 % of the time against the same
-// loop with a free barrier (Nsight Compute, results/2026-11-28-2xh200-s25). Elsewhere p itself.
+// loop with a free barrier (Nsight Compute on gio-bench msgrate --scope wave; tests/sass/check_call_branch.py checks it). Elsewhere p itself.
 GIO_DEVICE_INLINE bool wave_uniform(bool p) { return __all_sync(0xffffffffu, p); }
 
 // A lane alone in m executes no warp-synchronous instruction: it has nobody to exchange with, and a
 // cooperative scope's gda or proxy post is always one lane (dispatch.h), so the post skips the
 // match, shuffle and sync. (These one-lane instructions do not release the other lanes'
-// __syncwarp() on H200: results/probes/warpsync_alone.cu. What can drop a wave's sync is a
+// __syncwarp() on H200: apps/bench/probes/warpsync_alone.cu. What can drop a wave's sync is a
 // __syncwarp() that ptxas compiles away: device/dispatch/dispatch.h, lane_done.)
 GIO_DEVICE_INLINE bool wave_alone(wave_mask m) { return m == wave_lane_bit(); }
 GIO_DEVICE_INLINE wave_mask wave_active_mask() { return __activemask(); }
@@ -177,7 +177,7 @@ GIO_DEVICE_INLINE T load_polled(const T* p) {
 // A word the NIC (for the softnic, a CPU thread) reads to learn that the stores before it are
 // complete (a doorbell record), written right after the caller's system fence. On GPUs that fence
 // already orders the earlier stores, so the store itself is relaxed: a release store there cost
-// about 5 % more per post on H200 (results/2026-11-24-h200-s6). On the host platform it is a release
+// about 5 % more per post on H200 (gio-gda-post, apps/gda_post). On the host platform it is a release
 // store, the form ThreadSanitizer understands (it does not model standalone fences).
 GIO_DEVICE_INLINE void store_after_fence_system(uint32_t* p, uint32_t v) {
   asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");

@@ -141,7 +141,7 @@ GIO_DEVICE_INLINE T load_polled(const T* p) {
 // A word the NIC (for the softnic, a CPU thread) reads to learn that the stores before it are
 // complete (a doorbell record), written right after the caller's system fence. On GPUs that fence
 // already orders the earlier stores, so the store itself is relaxed: a release store there cost
-// about 5 % more per post on H200 (results/2026-11-24-h200-s6). On the host platform it is a release
+// about 5 % more per post on H200 (gio-gda-post, apps/gda_post). On the host platform it is a release
 // store, the form ThreadSanitizer understands (it does not model standalone fences).
 GIO_DEVICE_INLINE void store_after_fence_system(uint32_t* p, uint32_t v) {
   __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);

@@ -122,7 +122,7 @@ def index_now(build):
 
 def macro_header(name):
     pat = re.compile(r"^\s*#\s*define\s+" + re.escape(name) + r"\(", re.M)
-    for d in ("device/api/c", "device/api", "device/include"):
+    for d in ("runtime/api/c", "runtime/api", "device/api", "device/include"):
         for f in sorted(os.listdir(os.path.join(ROOT, d))):
             p = os.path.join(ROOT, d, f)
             if os.path.isfile(p) and pat.search(open(p, errors="replace").read()):

@@ -193,3 +193,5 @@
 #define shmem_min_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_MINMAX, _min_reduce, team, dest, __VA_ARGS__)
 #define shmem_sum_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_reduce, team, dest, __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _prod_reduce, team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_inscan, team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_exscan, team, dest, __VA_ARGS__)

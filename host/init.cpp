@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -173,17 +174,21 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
     if (provided) *provided = rt().thread_level;
     return 0;
   }
-  // 1.6 allows initializing again after the last shmem_finalize; the bootstrap (MPI) cannot start
-  // twice in one process, so GIO refuses it with the reason rather than fail inside MPI.
-  if (rt().finalized)
-    fatal(GIO_ERR_INIT, "shmem_init", "called again after the last shmem_finalize: GIO cannot re-initialize "
-          "in the same process (its bootstrap has ended); keep one more shmem_init/shmem_finalize pair open instead");
+  // After the last shmem_finalize the library may initialize again (1.6). MPI cannot start twice in
+  // one process, so the bootstrap stays up from the first initialization to the process's exit
+  // (shmem_finalize leaves it to an exit handler) and a re-initialization reuses it: the same PEs,
+  // thread level and bootstrap; everything else (heap, transports, teams, contexts, the globals'
+  // sharing) is built anew.
   runtime& r = rt();
+  const bool again = r.finalized;
   r.cfg = config_load();
   segment_remap(r);  // first: no thread of GIO or MPI may write the segment while it moves
-  r.thread_level = boot::init(requested, r.cfg);
-  r.my_pe = boot::rank();
-  r.n_pes = boot::size();
+  if (!again) {
+    r.thread_level = boot::init(requested, r.cfg);
+    r.my_pe = boot::rank();
+    r.n_pes = boot::size();
+  }
+  r.finalized = false;
   log_set_pe(r.my_pe, (int)r.cfg.GIO_DEBUG);
   {
     std::lock_guard<std::mutex> g(modules_lock());
@@ -221,6 +226,13 @@ extern "C" void shmem_query_thread(int* provided) {
   *provided = rt_checked("shmem_query_thread").thread_level;
 }
 
+namespace {
+// Only after a shmem_finalize: a program that exits initialized never finalized the bootstrap.
+void finalize_bootstrap_at_exit() {
+  if (rt().finalized && !rt().initialized) boot::finalize();
+}
+}  // namespace
+
 extern "C" void shmem_query_initialized(int* initialized) {
   if (!initialized) fatal(GIO_ERR_ARG, "shmem_query_initialized", "initialized is NULL");
   *initialized = rt().initialized ? 1 : 0;
@@ -251,7 +263,10 @@ extern "C" void shmem_finalize(void) {
   r.initialized = false;
   r.init_calls = 0;
   r.finalized = true;
-  boot::finalize();
+  // The bootstrap ends when the process does, so that shmem_init may initialize again.
+  static bool hooked = false;
+  if (!hooked) atexit(finalize_bootstrap_at_exit);
+  hooked = true;
 }
 
 extern "C" void shmem_global_exit(int status) { boot::global_exit(status); }

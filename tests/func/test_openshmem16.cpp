@@ -208,6 +208,21 @@ TEST(OpenShmem16, SessionsAreHintsThatChangeNothing) {
   shmem_barrier_all();
 }
 
+TEST(OpenShmem16, CtxSignalSetAndAdd) {
+  sym<uint64_t> sig(2);
+  shmem_barrier_all();
+  shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+  ASSERT_EQ(shmem_ctx_create(0, &ctx), 0);
+  shmem_ctx_signal_set(ctx, sig.get(), 40 + (uint64_t)me(), next_pe());
+  shmem_ctx_signal_add(ctx, sig.get() + 1, 3, next_pe());
+  shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig.get() + 1, 4, next_pe());
+  shmem_ctx_quiet(ctx);
+  EXPECT_EQ(shmem_signal_wait_until(sig.get() + 1, SHMEM_CMP_EQ, 7), 7u);
+  EXPECT_EQ(shmem_signal_wait_until(sig.get(), SHMEM_CMP_EQ, 40 + (uint64_t)prev_pe()), 40u + prev_pe());
+  shmem_ctx_destroy(ctx);
+  shmem_barrier_all();
+}
+
 // Every type of the sum reduction, host code, on the world team at sizes 0, 1, 7 and 1000 (past
 // a kernel's 2 KiB scratch piece; the host moves whole sources), on the even PEs' team and on
 // SHMEM_TEAM_SHARED.
@@ -278,13 +293,15 @@ __global__ void scan_kernel(bool inclusive, shmem_team_t team, T* d, const T* s,
   if (r != 0) atomicAdd(rc, 1);
 }
 
-__global__ void pe_quiet_kernel(uint8_t* dst, const uint8_t* src, size_t n, int pe) {
+__global__ void pe_quiet_kernel(uint8_t* dst, const uint8_t* src, size_t n, int pe, uint64_t* sig) {
   if (threadIdx.x != 0) return;
   shmem_putmem_nbi(dst, src, n, pe);
   const int pes[1] = {pe};
   shmem_pe_quiet(pes, 1);
   shmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, pes, 1);
   shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, nullptr, 0);
+  shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig, 5, pe);
+  shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, sig + 1, 9, pe);
   shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
 }
 
@@ -338,15 +355,19 @@ TEST(OpenShmem16Device, ScansAtThreadScope) { dev_scans<THREAD>(); }
 TEST(OpenShmem16Device, ScansAtWaveScope) { dev_scans<WAVE>(); }
 TEST(OpenShmem16Device, ScansAtWorkGroupScope) { dev_scans<WG>(); }
 
-TEST(OpenShmem16Device, PeQuietAndSessionsInKernels) {
+TEST(OpenShmem16Device, PeQuietSessionsAndCtxSignalsInKernels) {
   const size_t n = 1 << 15;
   sym<uint8_t> dst(n), src(n);
   std::vector<uint8_t> s(n);
   for (size_t i = 0; i < n; ++i) s[i] = pattern(me(), i, 3);
   src.write(s);
   shmem_barrier_all();
-  hipLaunchKernelGGL(pe_quiet_kernel, dim3(1), dim3(32), 0, 0, dst.get(), (const uint8_t*)src.get(), n, next_pe());
+  sym<uint64_t> sig(2);
+  hipLaunchKernelGGL(pe_quiet_kernel, dim3(1), dim3(32), 0, 0, dst.get(), (const uint8_t*)src.get(), n, next_pe(),
+                     sig.get());
   ASSERT_TRUE(synced());
+  EXPECT_EQ(shmem_signal_wait_until(sig.get(), SHMEM_CMP_EQ, 5), 5u);
+  EXPECT_EQ(shmem_signal_wait_until(sig.get() + 1, SHMEM_CMP_EQ, 9), 9u);
   shmem_sync_all();  // completes nothing: the kernel's pe_quiet did
   const std::vector<uint8_t> got = dst.read();
   for (size_t i = 0; i < n; ++i)
@@ -354,5 +375,41 @@ TEST(OpenShmem16Device, PeQuietAndSessionsInKernels) {
       ADD_FAILURE() << "byte " << i << " from PE " << prev_pe() << " missing after a kernel's shmem_pe_quiet";
       break;
     }
+  shmem_barrier_all();
+}
+
+// Last in this file: it finalizes the library the test main initialized and initializes it again
+// (1.6), then checks that the new heap, transports, teams and kernels work. The test main's
+// shmem_finalize ends the second initialization.
+TEST(OpenShmem16Last, ReinitializeAfterTheLastFinalize) {
+  shmem_barrier_all();
+  shmem_finalize();
+  int init = -1;
+  shmem_query_initialized(&init);
+  EXPECT_EQ(init, 0);
+  shmem_init();
+  shmem_query_initialized(&init);
+  EXPECT_EQ(init, 1);
+  EXPECT_EQ(shmem_n_pes(), npes());
+  sym<long> box(4);
+  long v = 500 + me();
+  shmem_long_put(box.get(), &v, 1, next_pe());
+  shmem_barrier_all();
+  EXPECT_EQ(box.read()[0], 500 + prev_pe());
+  EXPECT_EQ(shmem_long_g(box.get(), next_pe()), 500 + me());
+  sym<int> src(3), dst(3);
+  src.write({me(), 1, 2});
+  shmem_barrier_all();
+  hipLaunchKernelGGL((scan_kernel<THREAD, int>), dim3(1), dim3(64), 0, 0, true, SHMEM_TEAM_WORLD, dst.get(),
+                     (const int*)src.get(), (size_t)3, (int*)nullptr);
+  ASSERT_TRUE(synced());
+  const std::vector<int> got = dst.read();
+  EXPECT_EQ(got[0], me() * (me() + 1) / 2);
+  EXPECT_EQ(got[2], 2 * (me() + 1));
+  shmem_team_t t = evens();
+  if (t != SHMEM_TEAM_INVALID) {
+    EXPECT_EQ(shmem_team_my_pe(t), me() / 2);
+    shmem_team_destroy(t);
+  }
   shmem_barrier_all();
 }

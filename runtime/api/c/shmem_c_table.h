@@ -86,6 +86,10 @@
     gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 0, pe))                      \
   GIO_C_X(void, shmem_signal_add, (uint64_t* sig_addr, uint64_t signal, int pe),                                    \
     gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 1, pe))                      \
+  GIO_C_X(void, shmem_ctx_signal_set, (shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe),              \
+    gio_host_putmem_signal(__func__, ctx, sig_addr, sig_addr, 0, sig_addr, signal, 0, pe))                    \
+  GIO_C_X(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe),              \
+    gio_host_putmem_signal(__func__, ctx, sig_addr, sig_addr, 0, sig_addr, signal, 1, pe))                    \
   GIO_C_X(uint64_t, shmem_signal_wait_until, (uint64_t* sig_addr, int cmp, uint64_t cmp_value),                     \
     gio_c_wait_until<uint64_t>(__func__, sig_addr, cmp, cmp_value))                                           \
   GIO_C_X(void, shmem_quiet, (void), gio_host_quiet(0))                                                             \

@@ -1,7 +1,7 @@
 // The OpenSHMEM 1.6 routines' argument faults: shmem_pe_quiet with a PE out of range (host and
 // kernel), a NULL target_pes, a session's unknown config_mask bit and NULL config, a scan whose
-// dest is outside the symmetric heap (host and kernel), shmem_query_initialized with NULL, and
-// shmem_init after the last shmem_finalize. Raised by PE 0; PE 1 parks (the last case: both PEs).
+// dest is outside the symmetric heap (host and kernel) and shmem_query_initialized with NULL.
+// Raised by PE 0; PE 1 parks.
 #include <shmem.h>
 #include <unistd.h>
 
@@ -68,10 +68,6 @@ bool fault_openshmem16(const std::string& name) {
   } else if (name == "query_initialized_null") {
     pe0_sym();
     shmem_query_initialized(nullptr);
-  } else if (name == "init_after_finalize") {
-    shmem_init();
-    shmem_finalize();
-    shmem_init();
   } else if (name == "dev_pe_quiet_bad_pe") {
     launch(O16_PE_QUIET);
   } else if (name == "dev_scan_outside") {

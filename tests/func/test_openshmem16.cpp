@@ -9,6 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include <mpp/shmem.h>  // the deprecated header directory the spec still requires
+
 #include "gio_test.h"
 
 using namespace giotest;
@@ -103,6 +105,25 @@ TEST(OpenShmem16, VersionAndDeprecatedConstants) {
   shmem_int_wait_until(flag.get(), _SHMEM_CMP_GE, 5);
   EXPECT_EQ(shmem_int_test(flag.get(), _SHMEM_CMP_EQ, 5), 1);
   EXPECT_EQ(shmem_int_test(flag.get(), _SHMEM_CMP_LT, 5), 0);
+  shmem_barrier_all();
+}
+
+TEST(OpenShmem16, DeprecatedGenericAtomicNames) {
+  sym<long> ctr(1);
+  shmem_barrier_all();
+  shmem_add(ctr.get(), 2L, 0);
+  shmem_inc(ctr.get(), 0);
+  (void)shmem_fadd(ctr.get(), 1L, 0);
+  (void)shmem_finc(ctr.get(), 0);
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_fetch(ctr.get(), 0), 5L * npes());
+  shmem_barrier_all();
+  if (me() == 0) {
+    shmem_set(ctr.get(), 7L, 0);
+    EXPECT_EQ(shmem_swap(ctr.get(), 8L, 0), 7);
+    EXPECT_EQ(shmem_cswap(ctr.get(), 8L, 9L, 0), 8);
+    EXPECT_EQ(shmem_fetch(ctr.get(), 0), 9);
+  }
   shmem_barrier_all();
 }
 

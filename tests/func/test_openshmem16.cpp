@@ -402,6 +402,8 @@ TEST(OpenShmem16Device, PeQuietSessionsAndCtxSignalsInKernels) {
 // Last in this file: it finalizes the library the test main initialized and initializes it again
 // (1.6), then checks that the new heap, transports, teams and kernels work. The test main's
 // shmem_finalize ends the second initialization.
+long g_after_reinit[2];  // a global: symmetric again after the re-initialization
+
 TEST(OpenShmem16Last, ReinitializeAfterTheLastFinalize) {
   shmem_barrier_all();
   shmem_finalize();
@@ -418,6 +420,9 @@ TEST(OpenShmem16Last, ReinitializeAfterTheLastFinalize) {
   shmem_barrier_all();
   EXPECT_EQ(box.read()[0], 500 + prev_pe());
   EXPECT_EQ(shmem_long_g(box.get(), next_pe()), 500 + me());
+  shmem_long_p(&g_after_reinit[1], 900 + me(), next_pe());
+  shmem_barrier_all();
+  EXPECT_EQ(g_after_reinit[1], 900 + prev_pe());
   sym<int> src(3), dst(3);
   src.write({me(), 1, 2});
   shmem_barrier_all();

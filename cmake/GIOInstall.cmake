@@ -16,6 +16,7 @@ install(TARGETS gio-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/giorun DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES device/include/shmem.h device/include/shmemx.h ${CMAKE_BINARY_DIR}/include/gio_config.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES device/include/mpp/shmem.h device/include/mpp/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mpp)
 install(DIRECTORY runtime/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/runtime FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device FILES_MATCHING PATTERN "*.h"
         PATTERN "include" EXCLUDE PATTERN "hip" EXCLUDE)

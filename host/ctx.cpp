@@ -49,3 +49,28 @@ extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
   std::lock_guard<std::mutex> g(r.ctx_lock);
   ctx->in_use = 0;
 }
+
+// Sessions are hints (OpenSHMEM 1.6 section on communication sessions): GIO posts every operation as
+// it comes whatever the session, which the spec allows, so start and stop check their arguments and
+// change nothing. SHMEM_CTX_INVALID is a no-op, as the spec says.
+extern "C" void gio_host_ctx_session_start(gio_ctx_v1* ctx, long options, const void* config, long config_mask) {
+  const char* routine = "shmem_ctx_session_start";
+  runtime& r = rt_checked(routine);
+  if (host_ctx_invalid(ctx)) return;
+  check_host_ctx(r, routine, ctx);
+  if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
+    fatal(GIO_ERR_ARG, routine, "config_mask 0x%lx has bits outside SHMEM_CTX_SESSION_TOTAL_OPS",
+          (unsigned long)config_mask);
+  if (config_mask && !config)
+    fatal(GIO_ERR_ARG, routine, "config is NULL with config_mask 0x%lx", (unsigned long)config_mask);
+  // Any combination of options is valid (the spec); unknown ones are ignored like the known one.
+  if (options & ~SHMEM_CTX_SESSION_BATCH)
+    info(1, "%s: options 0x%lx include bits GIO does not know; ignored", routine, (unsigned long)options);
+}
+
+extern "C" void gio_host_ctx_session_stop(gio_ctx_v1* ctx) {
+  const char* routine = "shmem_ctx_session_stop";
+  runtime& r = rt_checked(routine);
+  if (host_ctx_invalid(ctx)) return;
+  check_host_ctx(r, routine, ctx);
+}

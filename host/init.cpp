@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <random>
@@ -10,6 +11,7 @@
 
 #include "runtime/api/c/shmem_c.h"
 #include "runtime/api/shmemx_host.h"
+#include "runtime/host_entry.h"
 #include "gio_config.h"
 #if defined(GIO_PLATFORM_HOST)
 #include "runtime/emu_api.h"  // emu_settings
@@ -163,19 +165,30 @@ extern "C" void gio_register_module(int (*copy)(const gio_device_state_v1*)) {
 }
 
 extern "C" int shmem_init_thread(int requested, int* provided) {
-  if (rt().initialized) {
-    if (provided) *provided = rt().thread_level;
-    return 0;  // repeated initialization is allowed and does nothing
-  }
-  if (rt().finalized) fatal(GIO_ERR_INIT, "shmem_init", "called again after shmem_finalize");
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
     fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
+  // OpenSHMEM 1.6: initialization nests. A later call while initialized only counts (each must be
+  // matched by a shmem_finalize; the last of those finalizes), and provides the level of the first.
+  if (rt().initialized) {
+    ++rt().init_calls;
+    if (provided) *provided = rt().thread_level;
+    return 0;
+  }
+  // After the last shmem_finalize the library may initialize again (1.6). MPI cannot start twice in
+  // one process, so the bootstrap stays up from the first initialization to the process's exit
+  // (shmem_finalize leaves it to an exit handler) and a re-initialization reuses it: the same PEs,
+  // thread level and bootstrap; everything else (heap, transports, teams, contexts, the globals'
+  // sharing) is built anew.
   runtime& r = rt();
+  const bool again = r.finalized;
   r.cfg = config_load();
   segment_remap(r);  // first: no thread of GIO or MPI may write the segment while it moves
-  r.thread_level = boot::init(requested, r.cfg);
-  r.my_pe = boot::rank();
-  r.n_pes = boot::size();
+  if (!again) {
+    r.thread_level = boot::init(requested, r.cfg);
+    r.my_pe = boot::rank();
+    r.n_pes = boot::size();
+  }
+  r.finalized = false;
   log_set_pe(r.my_pe, (int)r.cfg.GIO_DEBUG);
   {
     std::lock_guard<std::mutex> g(modules_lock());
@@ -197,6 +210,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   fill_device_state(r);
   coll_transports(r);
   r.initialized = true;
+  r.init_calls = 1;
   publish_device_state(r);
   info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs; bootstrap %s (%s)", gpu::platform_name(),
        r.device, gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size, (void*)r.heap, r.n_pes,
@@ -212,9 +226,27 @@ extern "C" void shmem_query_thread(int* provided) {
   *provided = rt_checked("shmem_query_thread").thread_level;
 }
 
+namespace {
+// Only after a shmem_finalize: a program that exits initialized never finalized the bootstrap.
+void finalize_bootstrap_at_exit() {
+  if (rt().finalized && !rt().initialized) boot::finalize();
+}
+}  // namespace
+
+extern "C" void shmem_query_initialized(int* initialized) {
+  if (!initialized) fatal(GIO_ERR_ARG, "shmem_query_initialized", "initialized is NULL");
+  *initialized = rt().initialized ? 1 : 0;
+}
+
 extern "C" void shmem_finalize(void) {
   if (!rt().initialized) return;
   runtime& r = rt();
+  // Not the last of nested initializations: only what shmem_barrier_all does (1.6).
+  if (r.init_calls > 1) {
+    --r.init_calls;
+    gio_host_barrier_all();
+    return;
+  }
   gpu::sync("shmem_finalize");
   // What this PE's kernels and host threads left with the NIC completes before the barrier, so no
   // PE tears down a heap that a peer's NIC is still writing.
@@ -229,8 +261,12 @@ extern "C" void shmem_finalize(void) {
   coll_fini(r);
   r.alloc.reset();
   r.initialized = false;
+  r.init_calls = 0;
   r.finalized = true;
-  boot::finalize();
+  // The bootstrap ends when the process does, so that shmem_init may initialize again.
+  static bool hooked = false;
+  if (!hooked) atexit(finalize_bootstrap_at_exit);
+  hooked = true;
 }
 
 extern "C" void shmem_global_exit(int status) { boot::global_exit(status); }

@@ -58,6 +58,17 @@ extern "C" void gio_host_quiet(gio_ctx_v1* ctx) {
   check_host_ctx(r, "shmem_quiet", ctx);
   transports_drain(r, "shmem_quiet");
 }
+// Every named PE is checked first; then the context is quiet for all of them at once (a quiet of
+// every PE completes at least what the spec asks of these).
+extern "C" void gio_host_pe_quiet(const char* routine, gio_ctx_v1* ctx, const int* target_pes, size_t npes) {
+  runtime& r = rt_checked(routine);
+  if (host_ctx_invalid(ctx)) return;
+  check_host_ctx(r, routine, ctx);
+  if (npes == 0) return;
+  if (!target_pes) fatal(GIO_ERR_ARG, routine, "target_pes is NULL with npes %zu", npes);
+  for (size_t i = 0; i < npes; ++i) host_check_pe(r, routine, team_ctx_world_pe(r, routine, ctx, target_pes[i]));
+  transports_drain(r, routine);
+}
 extern "C" void gio_host_fence(gio_ctx_v1* ctx) {
   runtime& r = rt_checked("shmem_fence");
   if (host_ctx_invalid(ctx)) return;

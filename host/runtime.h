@@ -28,6 +28,7 @@ struct peer {
 struct runtime {
   bool initialized = false;
   bool finalized = false;
+  int init_calls = 0;  // shmem_init(_thread) calls not yet matched by a shmem_finalize (1.6 nesting)
   int thread_level = 0;
   int my_pe = 0, n_pes = 1;
   int device = 0;

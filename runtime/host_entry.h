@@ -15,6 +15,11 @@ uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, 
                       uint64_t compare, size_t size, int pe);
 void gio_host_quiet(gio_ctx_v1* ctx);
 void gio_host_fence(gio_ctx_v1* ctx);
+// shmem_[ctx_]pe_quiet (1.6): quiet for the `npes` PEs of `target_pes` (numbered in ctx's team).
+void gio_host_pe_quiet(const char* routine, gio_ctx_v1* ctx, const int* target_pes, size_t npes);
+// shmem_ctx_session_start/stop (1.6): hints; `config` is a shmem_ctx_session_config_t.
+void gio_host_ctx_session_start(gio_ctx_v1* ctx, long options, const void* config, long config_mask);
+void gio_host_ctx_session_stop(gio_ctx_v1* ctx);
 void gio_host_barrier_all(void);
 void gio_host_sync_all(void);
 void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src,

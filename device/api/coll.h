@@ -14,6 +14,7 @@
 #include "device/dispatch/dispatch.h"
 #include "runtime/api/types.h"
 #include "device/coll/reduce_dev.h"
+#include "device/coll/scan_dev.h"
 #include "runtime/api/coll_host.h"  // libgio's halves of the routines below
 
 
@@ -162,6 +163,26 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE)
 #undef GIO_DEF_REDUCE_0
 #undef GIO_DEF_REDUCE_1
 
+// OpenSHMEM 1.6 team scans: shmem_TYPE_sum_inscan and shmem_TYPE_sum_exscan (device/coll/scan_dev.h).
+#define GIO_DEF_SCAN_FORM_0(OP, NAME, T, KIND, INCL)                                                       \
+  template <typename GIO_T_ = void>                                                                        \
+  GIO_HDFN int shmem_##NAME##_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {  \
+    GIO_DISPATCH(return (::gio::dev::scan<GIO_TS, T, ::gio::dev::rop_##OP, INCL>(                          \
+                     "shmem_" #NAME "_" #OP "_" #KIND, team, dest, source, nelems)),                       \
+                 return gio_host_##NAME##_##OP##_##KIND(team, dest, source, nelems));                      \
+  }
+#define GIO_DEF_SCAN_FORM_1(OP, NAME, T, KIND, INCL)                                                       \
+  inline int shmem_##NAME##_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {     \
+    return gio_host_##NAME##_##OP##_##KIND(team, dest, source, nelems);                                    \
+  }
+#define GIO_DEF_SCAN(OP, NAME, T)                                                   \
+  GIO_CAT(GIO_DEF_SCAN_FORM_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, T, inscan, true)   \
+  GIO_CAT(GIO_DEF_SCAN_FORM_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, T, exscan, false)
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_DEF_SCAN)
+#undef GIO_DEF_SCAN
+#undef GIO_DEF_SCAN_FORM_0
+#undef GIO_DEF_SCAN_FORM_1
+
 // The cooperative forms (kernels only): every thread of the work-group (_wg) or wave (_wave) calls
 // with the same arguments, and the lanes share the copies and the LL words.
 #if GIO_KERNEL_COMPILER
@@ -236,6 +257,30 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE_WAVE)
 #undef GIO_DEF_REDUCE_SCOPED
 #undef GIO_DEF_REDUCE_SCOPED_0
 #undef GIO_DEF_REDUCE_SCOPED_1
+
+#define GIO_DEF_SCAN_SCOPED_1(OP, NAME, T, SFX, S)
+#define GIO_DEF_SCAN_SCOPED_0(OP, NAME, T, SFX, S)                                                          \
+  template <typename GIO_T_ = void>                                                                         \
+  GIO_DFN int shmemx_##NAME##_##OP##_inscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+    return ::gio::dev::scan<S, T, ::gio::dev::rop_##OP, true>("shmemx_" #NAME "_" #OP "_inscan" #SFX, team,  \
+                                                              dest, source, nelems);                        \
+  }                                                                                                         \
+  template <typename GIO_T_ = void>                                                                         \
+  GIO_DFN int shmemx_##NAME##_##OP##_exscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+    return ::gio::dev::scan<S, T, ::gio::dev::rop_##OP, false>("shmemx_" #NAME "_" #OP "_exscan" #SFX, team, \
+                                                               dest, source, nelems);                       \
+  }
+#define GIO_DEF_SCAN_SCOPED(OP, NAME, T, SFX, S) \
+  GIO_CAT(GIO_DEF_SCAN_SCOPED_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, T, SFX, S)
+#define GIO_DEF_SCAN_WG(OP, NAME, T) GIO_DEF_SCAN_SCOPED(OP, NAME, T, _wg, ::gio::dev::scope_wg)
+#define GIO_DEF_SCAN_WAVE(OP, NAME, T) GIO_DEF_SCAN_SCOPED(OP, NAME, T, _wave, ::gio::dev::scope_wave)
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_DEF_SCAN_WG)
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_DEF_SCAN_WAVE)
+#undef GIO_DEF_SCAN_WG
+#undef GIO_DEF_SCAN_WAVE
+#undef GIO_DEF_SCAN_SCOPED
+#undef GIO_DEF_SCAN_SCOPED_0
+#undef GIO_DEF_SCAN_SCOPED_1
 #endif
 #undef GIO_TS
 inline void shmem_sync(int PE_start, int logPE_stride, int PE_size, long* pSync) {

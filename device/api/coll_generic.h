@@ -78,6 +78,49 @@ GIO_RMA_HOST_TYPES(GIO_GENERIC_TEAM_MOVES_H)
 GIO_REDUCE_OPS(GIO_GENERIC_REDUCE, _)
 GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_GENERIC_REDUCE_H)
 
+// shmem_sum_inscan / shmem_sum_exscan (1.6) over the sum's type table, long double as above.
+#define GIO_GENERIC_SCAN_H(OP, NAME, TT) GIO_CAT(GIO_GENERIC_SCAN_H_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_H_0(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_H_1(OP, NAME, TT)                                                          \
+  GIO_HFN int shmem_##OP##_inscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
+    return shmem_##NAME##_##OP##_inscan(team, dest, source, nelems);                                \
+  }                                                                                                 \
+  GIO_HFN int shmem_##OP##_exscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
+    return shmem_##NAME##_##OP##_exscan(team, dest, source, nelems);                                \
+  }
+#define GIO_GENERIC_SCAN_CASE_inscan_0(OP, NAME, TT) \
+  if constexpr (std::is_same<T, TT>::value) return shmem_##NAME##_##OP##_inscan(team, dest, source, nelems); else
+#define GIO_GENERIC_SCAN_CASE_exscan_0(OP, NAME, TT) \
+  if constexpr (std::is_same<T, TT>::value) return shmem_##NAME##_##OP##_exscan(team, dest, source, nelems); else
+#define GIO_GENERIC_SCAN_CASE_inscan(OP, NAME, TT) \
+  GIO_CAT(GIO_GENERIC_SCAN_CASE_inscan_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_CASE_exscan(OP, NAME, TT) \
+  GIO_CAT(GIO_GENERIC_SCAN_CASE_exscan_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_CASE_inscan_1(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_CASE_exscan_1(OP, NAME, TT)
+#define GIO_GENERIC_SCAN_KIND(KIND, OP, TABLE)                                                            \
+  template <typename T>                                                                                    \
+  GIO_HDFN int shmem_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {          \
+    TABLE(GIO_GENERIC_SCAN_CASE_##KIND, OP) {                                                              \
+      static_assert(gio_no_such_type<T>::value, "shmem_" #OP "_" #KIND ": not a type of this scan");      \
+      return -1;                                                                                           \
+    }                                                                                                      \
+  }
+#define GIO_GENERIC_SCAN(OP, TABLE, Y) GIO_GENERIC_SCAN_KIND(inscan, OP, TABLE) GIO_GENERIC_SCAN_KIND(exscan, OP, TABLE)
+GIO_SCAN_OPS(GIO_GENERIC_SCAN, _)
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_GENERIC_SCAN_H)
+#undef GIO_GENERIC_SCAN
+#undef GIO_GENERIC_SCAN_KIND
+#undef GIO_GENERIC_SCAN_CASE_inscan
+#undef GIO_GENERIC_SCAN_CASE_exscan
+#undef GIO_GENERIC_SCAN_CASE_inscan_0
+#undef GIO_GENERIC_SCAN_CASE_exscan_0
+#undef GIO_GENERIC_SCAN_CASE_inscan_1
+#undef GIO_GENERIC_SCAN_CASE_exscan_1
+#undef GIO_GENERIC_SCAN_H
+#undef GIO_GENERIC_SCAN_H_0
+#undef GIO_GENERIC_SCAN_H_1
+
 #undef GIO_GENERIC_REDUCE
 #undef GIO_GENERIC_REDUCE_CASE
 #undef GIO_GENERIC_REDUCE_CASE_0

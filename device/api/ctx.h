@@ -22,6 +22,53 @@ GIO_HOST_DEVICE_INLINE void shmem_fence(void) {
 }
 
 #if GIO_KERNEL_COMPILER
+namespace gio {
+namespace dev {
+// shmem_[ctx_]pe_quiet in a kernel: every PE named is checked, then the context is quiet (for every
+// PE, which completes at least what the spec asks for these). SHMEM_CTX_INVALID does nothing.
+GIO_DFN void pe_quiet(const char* rt, shmem_ctx_t ctx, const int* target_pes, size_t npes) {
+  if (ctx == SHMEM_CTX_INVALID) return;
+  state_checked(rt);
+  if (npes == 0) return;
+  if (target_pes == nullptr) GIO_DEV_FATAL(rt, "target_pes is NULL with npes %llu", (unsigned long long)npes);
+  for (size_t i = 0; i < npes; ++i) check_pe(rt, target_pes[i]);
+  quiet(rt, ctx);
+}
+// Sessions are hints and change nothing in a kernel either; the context is checked.
+GIO_DFN void session_check(const char* rt, shmem_ctx_t ctx, long config_mask, const void* config) {
+  if (ctx == SHMEM_CTX_INVALID) return;
+  state_checked(rt);
+  check_ctx(rt, ctx);
+  if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
+    GIO_DEV_FATAL(rt, "config_mask 0x%lx has bits outside SHMEM_CTX_SESSION_TOTAL_OPS", (unsigned long)config_mask);
+  if (config_mask && config == nullptr)
+    GIO_DEV_FATAL(rt, "config is NULL with config_mask 0x%lx", (unsigned long)config_mask);
+}
+}  // namespace dev
+}  // namespace gio
+#endif
+
+// OpenSHMEM 1.6: quiet for a set of PEs (ctx form: PE numbers in the context's team).
+GIO_HDFN void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) {
+  GIO_DISPATCH(::gio::dev::pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes),
+               gio_host_pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes));
+}
+GIO_HDFN void shmem_pe_quiet(const int* target_pes, size_t npes) {
+  GIO_DISPATCH(::gio::dev::pe_quiet("shmem_pe_quiet", nullptr, target_pes, npes),
+               gio_host_pe_quiet("shmem_pe_quiet", nullptr, target_pes, npes));
+}
+// OpenSHMEM 1.6 communication sessions: hints. GIO posts every operation as it comes, which the spec
+// allows, so these check their arguments and change nothing; SHMEM_CTX_INVALID is a no-op.
+GIO_HDFN void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
+                                      long config_mask) {
+  GIO_DISPATCH(((void)options, ::gio::dev::session_check("shmem_ctx_session_start", ctx, config_mask, config)),
+               gio_host_ctx_session_start(ctx, options, config, config_mask));
+}
+GIO_HDFN void shmem_ctx_session_stop(shmem_ctx_t ctx) {
+  GIO_DISPATCH(::gio::dev::session_check("shmem_ctx_session_stop", ctx, 0, nullptr), gio_host_ctx_session_stop(ctx));
+}
+
+#if GIO_KERNEL_COMPILER
 // Work-group collective: every thread of the work-group calls it and gets the same context.
 // Returns 0 on success, nonzero (and *ctx = SHMEM_CTX_INVALID) when every context is taken.
 GIO_DEVICE_INLINE int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {

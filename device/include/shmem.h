@@ -1,4 +1,4 @@
-// GIO: OpenSHMEM 1.5 for GPU kernels. One include gives host code the OpenSHMEM host API and
+// GIO: OpenSHMEM 1.6 for GPU kernels. One include gives host code the OpenSHMEM host API and
 // kernels the whole device API (standard routines here, GIO extensions from shmemx.h). From C
 // (C11), it gives the host API: libgio's C symbols and the _Generic names (runtime/api/c/).
 #pragma once

@@ -156,6 +156,10 @@ void coll_alltoalls(runtime& r, const group& g, void* dest, const void* source, 
 typedef void (*combine_fn)(void* acc, const void* in, size_t n);
 void coll_reduce(runtime& r, const group& g, void* dest, const void* source, size_t nreduce, size_t elem,
                  combine_fn combine);
+// Scans (1.6): member k's dest is the fold of members 0..k's sources (inclusive) or 0..k-1's
+// (exclusive; the first member's dest is all zero bits, the sum's identity).
+void coll_scan(runtime& r, const group& g, void* dest, const void* source, size_t nelems, size_t elem,
+               combine_fn combine, bool inclusive);
 
 // The world PE a host context's operation on `pe` goes to (team contexts number PEs in their team).
 int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe);

@@ -32,4 +32,25 @@ void coll_reduce(runtime& r, const group& g, void* dest, const void* source, siz
   group_sync(r, g);
 }
 
+// Scans: after a sync (every source is ready), each member gets the sources of the members before
+// it (and its own, inclusive) and folds them in member order, so a result has the same bits as the
+// reduction of those members would; a second sync (every member has read every source it needs)
+// comes before any dest is written, so dest == source is safe.
+void coll_scan(runtime& r, const group& g, void* dest, const void* source, size_t nelems, size_t elem,
+               combine_fn combine, bool inclusive) {
+  group_sync(r, g);
+  const size_t bytes = nelems * elem;
+  std::vector<uint8_t> acc(bytes, 0), in(bytes);
+  const int last = inclusive ? g.me : g.me - 1;
+  if (bytes && last >= 0) {
+    get_from(r, g, 0, acc.data(), source, bytes);
+    for (int i = 1; i <= last; ++i) {
+      get_from(r, g, i, in.data(), source, bytes);
+      combine(acc.data(), in.data(), nelems);
+    }
+  }
+  group_sync(r, g);
+  if (bytes) put_to(r, g, g.me, dest, acc.data(), bytes);
+}
+
 }  // namespace gio

@@ -62,7 +62,33 @@ void reduce(const char* routine, coll_over o, void* dest, const void* source, si
   coll_reduce(r, g, dest, source, nreduce, elem, f);
 }
 
+void scan(const char* routine, shmem_team_t team, void* dest, const void* source, size_t nelems, size_t elem,
+          combine_fn f, bool inclusive) {
+  runtime& r = rt_checked(routine);
+  const group g = coll_over::team(team).group_of(r, routine);
+  const size_t bytes = coll_bytes(g, nelems, elem);
+  coll_check_sym(r, g, "dest", dest, bytes);
+  coll_check_sym(r, g, "source", source, bytes);
+  const uint8_t *d = (const uint8_t*)dest, *s = (const uint8_t*)source;
+  if (d != s && d < s + bytes && s < d + bytes)
+    fatal(GIO_ERR_ARG, routine, "dest %p and source %p overlap without being the same (%zu bytes each)", dest, source,
+          bytes);
+  coll_scan(r, g, dest, source, nelems, elem, f, inclusive);
+}
+
 }  // namespace
+
+#define GIO_DEF_SCAN(OP, NAME, T)                                                                           \
+  extern "C" int gio_host_##NAME##_##OP##_inscan(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+    scan("shmem_" #NAME "_" #OP "_inscan", team, dest, source, nelems, sizeof(T), &fold<T, op_##OP>, true); \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  extern "C" int gio_host_##NAME##_##OP##_exscan(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+    scan("shmem_" #NAME "_" #OP "_exscan", team, dest, source, nelems, sizeof(T), &fold<T, op_##OP>, false); \
+    return 0;                                                                                               \
+  }
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_DEF_SCAN)
+#undef GIO_DEF_SCAN
 
 #define GIO_DEF_REDUCE(OP, NAME, T)                                                                       \
   extern "C" int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce) { \

@@ -6,12 +6,12 @@
 #include <stddef.h>
 
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
 #define SHMEM_MAX_NAME_LEN 256
 #define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
-#define SHMEM_VENDOR_STRING "GIO (GPU Initiated OpenSHMEM) 0.1.0"
+#define SHMEM_VENDOR_STRING "GIO (GPU Initiated OpenSHMEM) 0.1.0, OpenSHMEM 1.6"
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 
 #define SHMEM_THREAD_SINGLE 0
@@ -31,6 +31,13 @@
 #define SHMEM_CMP_GE 3
 #define SHMEM_CMP_LT 4
 #define SHMEM_CMP_LE 5
+// Deprecated since 1.3 and still required (the spec's deprecation table): the same values.
+#define _SHMEM_CMP_EQ SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE SHMEM_CMP_NE
+#define _SHMEM_CMP_GT SHMEM_CMP_GT
+#define _SHMEM_CMP_GE SHMEM_CMP_GE
+#define _SHMEM_CMP_LT SHMEM_CMP_LT
+#define _SHMEM_CMP_LE SHMEM_CMP_LE
 
 #define SHMEM_SIGNAL_SET 0
 #define SHMEM_SIGNAL_ADD 1
@@ -61,6 +68,9 @@ void shmem_init(void);
 int shmem_init_thread(int requested, int* provided);
 void shmem_query_thread(int* provided);
 void shmem_finalize(void);
+// 1.6: *initialized is 1 between a shmem_init (or _thread) and its matching last shmem_finalize, else
+// 0; callable at any time, before shmem_init and after shmem_finalize too.
+void shmem_query_initialized(int* initialized);
 void shmem_global_exit(int status);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void* addr, int pe);

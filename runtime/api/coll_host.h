@@ -31,4 +31,9 @@ GIO_RMA_HOST_TYPES(GIO_DECL_TEAM_MOVE)
   int gio_host_##NAME##_##OP##_reduce(shmem_team_t team, T* dest, const T* source, size_t nreduce);
 GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DECL_REDUCE)
 #undef GIO_DECL_REDUCE
+#define GIO_DECL_SCAN(OP, NAME, T)                                                                    \
+  int gio_host_##NAME##_##OP##_inscan(shmem_team_t team, T* dest, const T* source, size_t nelems);   \
+  int gio_host_##NAME##_##OP##_exscan(shmem_team_t team, T* dest, const T* source, size_t nelems);
+GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_DECL_SCAN)
+#undef GIO_DECL_SCAN
 }

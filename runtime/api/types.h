@@ -19,6 +19,10 @@ typedef int shmem_team_t;
 typedef struct {
   int num_contexts;
 } shmem_team_config_t;
+// 1.6 communication sessions (shmem_ctx_session_start): hints only.
+typedef struct {
+  size_t total_ops;
+} shmem_ctx_session_config_t;
 #ifdef __cplusplus
 }
 #endif
@@ -32,6 +36,8 @@ typedef struct {
 #define SHMEM_TEAM_WORLD ((shmem_team_t)0)
 #define SHMEM_TEAM_SHARED ((shmem_team_t)1)  // the PEs of this node (GIO_NODE_PER_PE=1: this PE)
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)      // shmem_ctx_session_start option
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)  // shmem_ctx_session_config_t mask: total_ops is set
 
 // The complex reduction types: std::complex in C++, C's _Complex in C (the same layout).
 #ifdef __cplusplus
@@ -148,6 +154,9 @@ typedef struct {
   X(and, GIO_REDUCE_BIT_TYPES, Y) X(or, GIO_REDUCE_BIT_TYPES, Y) X(xor, GIO_REDUCE_BIT_TYPES, Y) \
   X(max, GIO_REDUCE_MINMAX_TYPES, Y) X(min, GIO_REDUCE_MINMAX_TYPES, Y)                         \
   X(sum, GIO_REDUCE_ARITH_TYPES, Y) X(prod, GIO_REDUCE_ARITH_TYPES, Y)
+// Team-based scans (OpenSHMEM 1.6, shmem_TYPE_sum_inscan / _exscan): sum over the sum reduction's
+// types. GIO_SCAN_OPS(GIO_REDUCE_EACH, Y) expands Y(sum, name, type).
+#define GIO_SCAN_OPS(X, Y) X(sum, GIO_REDUCE_ARITH_TYPES, Y)
 #define GIO_TO_ALL_OPS(X, Y)                                                                    \
   X(and, GIO_TO_ALL_BIT_TYPES, Y) X(or, GIO_TO_ALL_BIT_TYPES, Y) X(xor, GIO_TO_ALL_BIT_TYPES, Y) \
   X(max, GIO_TO_ALL_MINMAX_TYPES, Y) X(min, GIO_TO_ALL_MINMAX_TYPES, Y)                         \

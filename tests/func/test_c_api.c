@@ -4,6 +4,7 @@
  * the API (a get from this PE), never by a load, so the program is right on GPU heaps too. */
 #include <complex.h>
 #include <float.h>
+#include <mpp/shmem.h> /* the deprecated header directory, still required */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
@@ -383,6 +384,73 @@ static void long_double(void) {
   shmem_free(a);
 }
 
+/* OpenSHMEM 1.6: scans (typed and _Generic), pe_quiet, sessions, query_initialized, nested init,
+   the deprecated comparison and 1.3 generic names, <mpp/shmem.h>. */
+static void openshmem16(void) {
+  int init = 0;
+  shmem_query_initialized(&init);
+  CHECK(init == 1);
+  shmem_init(); /* nested: its finalize is a barrier */
+  long* src = shmem_malloc(4 * sizeof(long));
+  long* in = shmem_malloc(4 * sizeof(long));
+  long* box = shmem_malloc(4 * sizeof(long));
+  double* dsrc = shmem_malloc(2 * sizeof(double));
+  double* dex = shmem_malloc(2 * sizeof(double));
+  long l[4], got[4];
+  double d[2] = {0.5 * (me + 1), 0.5 * (me + 1)}, dgot[2];
+  for (int k = 0; k < 4; ++k) l[k] = me + k;
+  shmem_long_put(src, l, 4, me);
+  shmem_double_put(dsrc, d, 2, me);
+  shmem_barrier_all();
+  CHECK(shmem_long_sum_inscan(SHMEM_TEAM_WORLD, in, src, 4) == 0);
+  shmem_long_get(got, in, 4, me);
+  for (int k = 0; k < 4; ++k) CHECK(got[k] == (long)me * (me + 1) / 2 + (long)(me + 1) * k);
+  CHECK(shmem_sum_exscan(SHMEM_TEAM_WORLD, dex, dsrc, 2) == 0);
+  shmem_double_get(dgot, dex, 2, me);
+  for (int k = 0; k < 2; ++k) CHECK(dgot[k] == 0.25 * me * (me + 1));
+  CHECK(shmem_sum_inscan(SHMEM_TEAM_WORLD, src, src, 4) == 0); /* in place */
+  CHECK(shmem_long_g(&src[3], me) == got[3]);
+  const int next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+  shmem_long_put_nbi(box, src, 4, next);
+  shmem_pe_quiet(&next, 1);
+  shmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, &next, 1);
+  shmem_ctx_session_config_t cfg = {8};
+  shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, &cfg, SHMEM_CTX_SESSION_TOTAL_OPS);
+  shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+  shmem_finalize();
+  shmem_query_initialized(&init);
+  CHECK(init == 1);
+  CHECK(shmem_long_g(&box[3], me) == (long)prev * (prev + 1) / 2 + (long)(prev + 1) * 3);
+  int* flag = shmem_calloc(1, sizeof(int));
+  shmem_int_p(flag, 1, next);
+  shmem_int_wait_until(flag, _SHMEM_CMP_EQ, 1);
+  CHECK(shmem_int_test(flag, _SHMEM_CMP_NE, 1) == 0);
+  shmem_barrier_all();
+  /* The 1.3 generic names: on PE 0's word, every PE adds once. */
+  long* ctr = shmem_calloc(1, sizeof(long));
+  shmem_add(ctr, 2L, 0);
+  shmem_inc(ctr, 0);
+  (void)shmem_fadd(ctr, 1L, 0);
+  (void)shmem_finc(ctr, 0);
+  shmem_barrier_all();
+  CHECK(shmem_fetch(ctr, 0) == 5L * npes);
+  shmem_barrier_all();
+  if (me == 0) {
+    shmem_set(ctr, 7L, 0);
+    CHECK(shmem_swap(ctr, 8L, 0) == 7);
+    CHECK(shmem_cswap(ctr, 8L, 9L, 0) == 8);
+    CHECK(shmem_fetch(ctr, 0) == 9);
+  }
+  shmem_barrier_all();
+  shmem_free(ctr);
+  shmem_free(flag);
+  shmem_free(box);
+  shmem_free(dex);
+  shmem_free(dsrc);
+  shmem_free(in);
+  shmem_free(src);
+}
+
 int main(void) {
   int provided = -1;
   CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0);
@@ -420,6 +488,7 @@ int main(void) {
   locks_nbi_legacy();
   strided();
   long_double();
+  openshmem16();
   shmem_free(hinted);
   shmem_finalize();
   if (me == 0) printf("test_c_api: every check passed at %d PEs\n", npes);

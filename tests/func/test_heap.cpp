@@ -321,7 +321,7 @@ TEST(Heap, InfoVersionAndName) {
   int major = 0, minor = 0;
   shmem_info_get_version(&major, &minor);
   EXPECT_EQ(major, 1);
-  EXPECT_EQ(minor, 5);
+  EXPECT_EQ(minor, 6);
   EXPECT_EQ(major, SHMEM_MAJOR_VERSION);
   EXPECT_EQ(minor, SHMEM_MINOR_VERSION);
   std::string name(SHMEM_MAX_NAME_LEN + 16, '\x7f');

@@ -1,4 +1,4 @@
-// The OpenSHMEM 1.5 host API for C programs (C11): what <shmem.h> gives a C compiler. The types
+// The OpenSHMEM 1.6 host API for C programs (C11): what <shmem.h> gives a C compiler. The types
 // and constants match the C++ API's; the routines are libgio's C-linkage symbols (the table in
 // shmem_c_table.h and the routines libgio always exported with C linkage). libgio's own C-API
 // files read this header as C++ to check their definitions against it.

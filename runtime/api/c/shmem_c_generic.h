@@ -118,6 +118,15 @@
 #define shmem_atomic_or(...) GIO_CG_BY_COUNT(GIO_CG_or, __VA_ARGS__)
 #define shmem_atomic_fetch_xor(...) GIO_CG_BY_COUNT(GIO_CG_fxor, __VA_ARGS__)
 #define shmem_atomic_xor(...) GIO_CG_BY_COUNT(GIO_CG_xor, __VA_ARGS__)
+// The 1.3 generic names, deprecated since 1.4 and still required by the spec (no ctx forms).
+#define shmem_fetch(source, pe) shmem_atomic_fetch(source, pe)
+#define shmem_set(dest, value, pe) shmem_atomic_set(dest, value, pe)
+#define shmem_swap(dest, value, pe) shmem_atomic_swap(dest, value, pe)
+#define shmem_cswap(dest, cond, value, pe) shmem_atomic_compare_swap(dest, cond, value, pe)
+#define shmem_finc(dest, pe) shmem_atomic_fetch_inc(dest, pe)
+#define shmem_inc(dest, pe) shmem_atomic_inc(dest, pe)
+#define shmem_fadd(dest, value, pe) shmem_atomic_fetch_add(dest, value, pe)
+#define shmem_add(dest, value, pe) shmem_atomic_add(dest, value, pe)
 
 // Strided: shmem_iput(dest, source, dst, sst, nelems, pe), shmem_ibput(dest, source, dst, sst, bsize,
 // nblocks, pe), and the ctx forms (one argument more).
@@ -193,3 +202,5 @@
 #define shmem_min_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_MINMAX, _min_reduce, team, dest, __VA_ARGS__)
 #define shmem_sum_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_reduce, team, dest, __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _prod_reduce, team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_inscan, team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) GIO_CG_TEAM(GIO_CG_REDUCE_ARITH, _sum_exscan, team, dest, __VA_ARGS__)

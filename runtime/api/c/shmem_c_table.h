@@ -86,12 +86,23 @@
     gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 0, pe))                      \
   GIO_C_X(void, shmem_signal_add, (uint64_t* sig_addr, uint64_t signal, int pe),                                    \
     gio_host_putmem_signal(__func__, 0, sig_addr, sig_addr, 0, sig_addr, signal, 1, pe))                      \
+  GIO_C_X(void, shmem_ctx_signal_set, (shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe),              \
+    gio_host_putmem_signal(__func__, ctx, sig_addr, sig_addr, 0, sig_addr, signal, 0, pe))                    \
+  GIO_C_X(void, shmem_ctx_signal_add, (shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe),              \
+    gio_host_putmem_signal(__func__, ctx, sig_addr, sig_addr, 0, sig_addr, signal, 1, pe))                    \
   GIO_C_X(uint64_t, shmem_signal_wait_until, (uint64_t* sig_addr, int cmp, uint64_t cmp_value),                     \
     gio_c_wait_until<uint64_t>(__func__, sig_addr, cmp, cmp_value))                                           \
   GIO_C_X(void, shmem_quiet, (void), gio_host_quiet(0))                                                             \
   GIO_C_X(void, shmem_fence, (void), gio_host_fence(0))                                                             \
   GIO_C_X(void, shmem_ctx_quiet, (shmem_ctx_t ctx), gio_host_quiet(ctx))                                            \
   GIO_C_X(void, shmem_ctx_fence, (shmem_ctx_t ctx), gio_host_fence(ctx))                                            \
+  GIO_C_X(void, shmem_pe_quiet, (const int* target_pes, size_t npes), gio_host_pe_quiet(__func__, 0, target_pes, npes)) \
+  GIO_C_X(void, shmem_ctx_pe_quiet, (shmem_ctx_t ctx, const int* target_pes, size_t npes),                          \
+    gio_host_pe_quiet(__func__, ctx, target_pes, npes))                                                       \
+  GIO_C_X(void, shmem_ctx_session_start,                                                                            \
+    (shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config, long config_mask),              \
+    gio_host_ctx_session_start(ctx, options, config, config_mask))                                            \
+  GIO_C_X(void, shmem_ctx_session_stop, (shmem_ctx_t ctx), gio_host_ctx_session_stop(ctx))                          \
   GIO_C_X(void, shmem_barrier_all, (void), gio_host_barrier_all())                                                  \
   GIO_C_X(void, shmem_sync_all, (void), gio_host_sync_all())                                                        \
   GIO_C_X(int, shmem_my_pe, (void), gio_host_my_pe())                                                               \
@@ -182,6 +193,11 @@
 #define GIO_C_REDUCE(OP, NAME, T)                                                                             \
   GIO_C_X(int, shmem_##NAME##_##OP##_reduce, (shmem_team_t team, T* dest, const T* source, size_t nreduce),         \
     gio_host_##NAME##_##OP##_reduce(team, dest, source, nreduce))
+#define GIO_C_SCAN(OP, NAME, T)                                                                               \
+  GIO_C_X(int, shmem_##NAME##_##OP##_inscan, (shmem_team_t team, T* dest, const T* source, size_t nelems),          \
+    gio_host_##NAME##_##OP##_inscan(team, dest, source, nelems))                                              \
+  GIO_C_X(int, shmem_##NAME##_##OP##_exscan, (shmem_team_t team, T* dest, const T* source, size_t nelems),          \
+    gio_host_##NAME##_##OP##_exscan(team, dest, source, nelems))
 
 // Waits and tests: every form of GIO_WAIT_FORMS (runtime/api/types.h).
 #define GIO_C_WAIT_FORM(NAME, T, RET, FORM, PARAMS, KIND, N, IDX, ST, VALS, VEC)                              \
@@ -290,7 +306,7 @@
   GIO_AMO13_STD_TYPES(GIO_C_AMO13_STD) GIO_AMO13_EXT_TYPES(GIO_C_AMO13_EXT)
 #define GIO_C_FAMILY_COLL                                                                                  \
   GIO_C_MISC GIO_RMA_TYPES(GIO_C_TEAM_MOVE) GIO_RMA_HOST_TYPES(GIO_C_TEAM_MOVE)                             \
-  GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE)
+  GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_C_REDUCE) GIO_SCAN_OPS(GIO_REDUCE_EACH, GIO_C_SCAN)
 #define GIO_C_FAMILY_WAIT GIO_WAIT_TYPES(GIO_C_WAIT)
 #define GIO_C_FAMILY_LOCK_NBI                                                                              \
   GIO_C_LOCKS GIO_AMO_EXT_TYPES(GIO_C_AMO_NBI_EXT) GIO_AMO_STD_TYPES(GIO_C_AMO_NBI_STD)                     \

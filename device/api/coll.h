@@ -166,8 +166,8 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE)
 // OpenSHMEM 1.6 team scans: shmem_TYPE_sum_inscan and shmem_TYPE_sum_exscan (device/coll/scan_dev.h).
 #define GIO_DEF_SCAN_FORM_0(OP, NAME, T, KIND, INCL)                                                       \
   template <typename GIO_T_ = void>                                                                        \
-  GIO_HDFN int shmem_##NAME##_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {  \
-    GIO_DISPATCH(return (::gio::dev::scan<GIO_TS, T, ::gio::dev::rop_##OP, INCL>(                          \
+  GIO_HOST_DEVICE_INLINE int shmem_##NAME##_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {  \
+    GIO_DISPATCH_HOST_DEVICE(return (::gio::dev::scan<GIO_TS, T, ::gio::dev::rop_##OP, INCL>(                          \
                      "shmem_" #NAME "_" #OP "_" #KIND, team, dest, source, nelems)),                       \
                  return gio_host_##NAME##_##OP##_##KIND(team, dest, source, nelems));                      \
   }
@@ -261,12 +261,12 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE_WAVE)
 #define GIO_DEF_SCAN_SCOPED_1(OP, NAME, T, SFX, S)
 #define GIO_DEF_SCAN_SCOPED_0(OP, NAME, T, SFX, S)                                                          \
   template <typename GIO_T_ = void>                                                                         \
-  GIO_DFN int shmemx_##NAME##_##OP##_inscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+  GIO_DEVICE_INLINE int shmemx_##NAME##_##OP##_inscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
     return ::gio::dev::scan<S, T, ::gio::dev::rop_##OP, true>("shmemx_" #NAME "_" #OP "_inscan" #SFX, team,  \
                                                               dest, source, nelems);                        \
   }                                                                                                         \
   template <typename GIO_T_ = void>                                                                         \
-  GIO_DFN int shmemx_##NAME##_##OP##_exscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
+  GIO_DEVICE_INLINE int shmemx_##NAME##_##OP##_exscan##SFX(shmem_team_t team, T* dest, const T* source, size_t nelems) { \
     return ::gio::dev::scan<S, T, ::gio::dev::rop_##OP, false>("shmemx_" #NAME "_" #OP "_exscan" #SFX, team, \
                                                                dest, source, nelems);                       \
   }

@@ -82,10 +82,10 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_GENERIC_REDUCE_H)
 #define GIO_GENERIC_SCAN_H(OP, NAME, TT) GIO_CAT(GIO_GENERIC_SCAN_H_, GIO_IS_LONGDOUBLE(NAME))(OP, NAME, TT)
 #define GIO_GENERIC_SCAN_H_0(OP, NAME, TT)
 #define GIO_GENERIC_SCAN_H_1(OP, NAME, TT)                                                          \
-  GIO_HFN int shmem_##OP##_inscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
+  GIO_HOST_INLINE int shmem_##OP##_inscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
     return shmem_##NAME##_##OP##_inscan(team, dest, source, nelems);                                \
   }                                                                                                 \
-  GIO_HFN int shmem_##OP##_exscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
+  GIO_HOST_INLINE int shmem_##OP##_exscan(shmem_team_t team, TT* dest, const TT* source, size_t nelems) {   \
     return shmem_##NAME##_##OP##_exscan(team, dest, source, nelems);                                \
   }
 #define GIO_GENERIC_SCAN_CASE_inscan_0(OP, NAME, TT) \
@@ -100,7 +100,7 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_GENERIC_REDUCE_H)
 #define GIO_GENERIC_SCAN_CASE_exscan_1(OP, NAME, TT)
 #define GIO_GENERIC_SCAN_KIND(KIND, OP, TABLE)                                                            \
   template <typename T>                                                                                    \
-  GIO_HDFN int shmem_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {          \
+  GIO_HOST_DEVICE_INLINE int shmem_##OP##_##KIND(shmem_team_t team, T* dest, const T* source, size_t nelems) {          \
     TABLE(GIO_GENERIC_SCAN_CASE_##KIND, OP) {                                                              \
       static_assert(gio_no_such_type<T>::value, "shmem_" #OP "_" #KIND ": not a type of this scan");      \
       return -1;                                                                                           \

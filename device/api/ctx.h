@@ -26,7 +26,7 @@ namespace gio {
 namespace dev {
 // shmem_[ctx_]pe_quiet in a kernel: every PE named is checked, then the context is quiet (for every
 // PE, which completes at least what the spec asks for these). SHMEM_CTX_INVALID does nothing.
-GIO_DFN void pe_quiet(const char* rt, shmem_ctx_t ctx, const int* target_pes, size_t npes) {
+GIO_DEVICE_INLINE void pe_quiet(const char* rt, shmem_ctx_t ctx, const int* target_pes, size_t npes) {
   if (ctx == SHMEM_CTX_INVALID) return;
   state_checked(rt);
   if (npes == 0) return;
@@ -35,7 +35,7 @@ GIO_DFN void pe_quiet(const char* rt, shmem_ctx_t ctx, const int* target_pes, si
   quiet(rt, ctx);
 }
 // Sessions are hints and change nothing in a kernel either; the context is checked.
-GIO_DFN void session_check(const char* rt, shmem_ctx_t ctx, long config_mask, const void* config) {
+GIO_DEVICE_INLINE void session_check(const char* rt, shmem_ctx_t ctx, long config_mask, const void* config) {
   if (ctx == SHMEM_CTX_INVALID) return;
   state_checked(rt);
   check_ctx(rt, ctx);
@@ -49,23 +49,23 @@ GIO_DFN void session_check(const char* rt, shmem_ctx_t ctx, long config_mask, co
 #endif
 
 // OpenSHMEM 1.6: quiet for a set of PEs (ctx form: PE numbers in the context's team).
-GIO_HDFN void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) {
-  GIO_DISPATCH(::gio::dev::pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes),
+GIO_HOST_DEVICE_INLINE void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* target_pes, size_t npes) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes),
                gio_host_pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes));
 }
-GIO_HDFN void shmem_pe_quiet(const int* target_pes, size_t npes) {
-  GIO_DISPATCH(::gio::dev::pe_quiet("shmem_pe_quiet", nullptr, target_pes, npes),
+GIO_HOST_DEVICE_INLINE void shmem_pe_quiet(const int* target_pes, size_t npes) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::pe_quiet("shmem_pe_quiet", nullptr, target_pes, npes),
                gio_host_pe_quiet("shmem_pe_quiet", nullptr, target_pes, npes));
 }
 // OpenSHMEM 1.6 communication sessions: hints. GIO posts every operation as it comes, which the spec
 // allows, so these check their arguments and change nothing; SHMEM_CTX_INVALID is a no-op.
-GIO_HDFN void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
+GIO_HOST_DEVICE_INLINE void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
                                       long config_mask) {
-  GIO_DISPATCH(((void)options, ::gio::dev::session_check("shmem_ctx_session_start", ctx, config_mask, config)),
+  GIO_DISPATCH_HOST_DEVICE(((void)options, ::gio::dev::session_check("shmem_ctx_session_start", ctx, config_mask, config)),
                gio_host_ctx_session_start(ctx, options, config, config_mask));
 }
-GIO_HDFN void shmem_ctx_session_stop(shmem_ctx_t ctx) {
-  GIO_DISPATCH(::gio::dev::session_check("shmem_ctx_session_stop", ctx, 0, nullptr), gio_host_ctx_session_stop(ctx));
+GIO_HOST_DEVICE_INLINE void shmem_ctx_session_stop(shmem_ctx_t ctx) {
+  GIO_DISPATCH_HOST_DEVICE(::gio::dev::session_check("shmem_ctx_session_stop", ctx, 0, nullptr), gio_host_ctx_session_stop(ctx));
 }
 
 #if GIO_KERNEL_COMPILER

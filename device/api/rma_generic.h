@@ -169,17 +169,17 @@ GIO_HOST_DEVICE_INLINE T shmem_atomic_fetch(const T* source, int pe) {
   return gio_amo<T>("shmem_atomic_fetch", nullptr, GIO_AMO_FETCH, (T*)source, (T)0, (T)0, pe);
 }
 // The 1.3 generic names, deprecated since 1.4 and still required by the spec (no ctx forms).
-template <typename T> GIO_HDFN T shmem_fetch(const T* source, int pe) { return shmem_atomic_fetch(source, pe); }
-template <typename T> GIO_HDFN void shmem_set(T* dest, GIO_V value, int pe) { shmem_atomic_set(dest, value, pe); }
-template <typename T> GIO_HDFN T shmem_swap(T* dest, GIO_V value, int pe) { return shmem_atomic_swap(dest, value, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE T shmem_fetch(const T* source, int pe) { return shmem_atomic_fetch(source, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE void shmem_set(T* dest, GIO_V value, int pe) { shmem_atomic_set(dest, value, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE T shmem_swap(T* dest, GIO_V value, int pe) { return shmem_atomic_swap(dest, value, pe); }
 template <typename T>
-GIO_HDFN T shmem_cswap(T* dest, GIO_V cond, GIO_V value, int pe) {
+GIO_HOST_DEVICE_INLINE T shmem_cswap(T* dest, GIO_V cond, GIO_V value, int pe) {
   return shmem_atomic_compare_swap(dest, cond, value, pe);
 }
-template <typename T> GIO_HDFN T shmem_finc(T* dest, int pe) { return shmem_atomic_fetch_inc(dest, pe); }
-template <typename T> GIO_HDFN void shmem_inc(T* dest, int pe) { shmem_atomic_inc(dest, pe); }
-template <typename T> GIO_HDFN T shmem_fadd(T* dest, GIO_V value, int pe) { return shmem_atomic_fetch_add(dest, value, pe); }
-template <typename T> GIO_HDFN void shmem_add(T* dest, GIO_V value, int pe) { shmem_atomic_add(dest, value, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE T shmem_finc(T* dest, int pe) { return shmem_atomic_fetch_inc(dest, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE void shmem_inc(T* dest, int pe) { shmem_atomic_inc(dest, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE T shmem_fadd(T* dest, GIO_V value, int pe) { return shmem_atomic_fetch_add(dest, value, pe); }
+template <typename T> GIO_HOST_DEVICE_INLINE void shmem_add(T* dest, GIO_V value, int pe) { shmem_atomic_add(dest, value, pe); }
 
 // Non-blocking fetching atomics: (fetch, dest, [args,] pe) and (ctx, fetch, dest, [args,] pe).
 #define GIO_GEN_AMO_NBI(NAME, TABLE, PARAMS, OP, VALUE, COMPARE)                                      \

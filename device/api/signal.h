@@ -82,10 +82,10 @@ GIO_HOST_DEVICE_INLINE void shmem_signal_add(uint64_t* sig_addr, uint64_t signal
   gio_putmem_signal("shmem_signal_add", nullptr, sig_addr, sig_addr, 0, sig_addr, signal,
                     SHMEM_SIGNAL_ADD, pe);
 }
-GIO_HDFN void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
   gio_putmem_signal("shmem_ctx_signal_set", ctx, sig_addr, sig_addr, 0, sig_addr, signal, SHMEM_SIGNAL_SET, pe);
 }
-GIO_HDFN void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
+GIO_HOST_DEVICE_INLINE void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t* sig_addr, uint64_t signal, int pe) {
   gio_putmem_signal("shmem_ctx_signal_add", ctx, sig_addr, sig_addr, 0, sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
 }
 

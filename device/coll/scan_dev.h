@@ -16,7 +16,7 @@ namespace gio {
 namespace dev {
 
 template <typename S, typename T, typename Op, bool Inclusive>
-GIO_DOUT int scan(const char* rt, int t, T* dest, const T* source, size_t nelems) {
+GIO_DEVICE_NOINLINE int scan(const char* rt, int t, T* dest, const T* source, size_t nelems) {
   using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
   gio_team_v1& tm = team_checked(rt, t);

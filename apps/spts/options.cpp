@@ -67,6 +67,10 @@ void print_usage(const char* prog) {
       "                    slower on every input: scattered rows make every poll its own load)\n"
       "                    | senders (gio, ikn: the rows other PEs wait for, and the rows they\n"
       "                    depend on, first; the rest after, each part in natural order)\n"
+      "  --renumber R      sync-free solves (single, gio, ikn): level (rows renumbered by level,\n"
+      "                    each level split over the PEs; preprocessing on the host, in prep)\n"
+      "                    | none (L's order, rows in contiguous blocks) | auto (default: level\n"
+      "                    where the mean level is narrower than the rows the GPU keeps in flight)\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -173,6 +177,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const char* const names[] = {"level", "natural", "senders"};
       const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
       ok = to_enum(n, value, names, vals, &o->rows);
+    } else if (name == "--renumber") {
+      const char* const names[] = {"auto", "level", "none"};
+      const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::none};
+      ok = to_enum(n, value, names, vals, &o->renumber);
     } else if (name == "--balance") {
       const char* const names[] = {"rows", "nnz"};
       const bool vals[] = {false, true};

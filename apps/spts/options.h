@@ -24,6 +24,10 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 // natural: row order; level: by level; senders: the PE's rows that other PEs' rows depend on, with
 // everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).
 enum class row_order { natural, level, senders };
+// The sync-free solve's renumbering (renumber.h): level sorts every PE's rows by level and splits
+// every level over the PEs; none keeps L's order with rows in contiguous blocks; automatic takes
+// level where levels are narrow (run_syncfree.cpp says where the line is and why).
+enum class renumber_kind { automatic, level, none };
 enum class exchange { signal, atomic, queue, automatic, store };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
@@ -44,6 +48,7 @@ struct options {
   int reps = 5;                    // timed repetitions (the median is reported)
   int warmup = 1;                  // untimed solves first
   row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
+  renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)

@@ -4,6 +4,7 @@
 
 #include "hip_check.h"
 #include "plan.h"
+#include "renumber.h"
 #include "runs.h"
 #include "syncfree.h"
 
@@ -25,6 +26,17 @@ constexpr int kDefaultBlock = 256;
 constexpr double kWarpRowLength = 12;   // mean off-diagonals per row
 constexpr int32_t kLongRow = 32;        // off-diagonals of a long row
 constexpr double kLongShare = 0.25;     // share of the off-diagonals in long rows
+
+// --renumber auto: renumber by level where the mean level holds fewer rows than the GPU keeps in
+// flight (kResidentPerSm threads per SM/CU): threads taken in L's order would then wait on rows
+// many levels behind the wavefront, where in level order they start at it.
+constexpr int64_t kResidentPerSm = 2048;
+
+bool use_renumbering(const options& o, const problem& p, int sms) {
+  if (o.renumber != renumber_kind::automatic) return o.renumber == renumber_kind::level;
+  if (p.levels <= 1) return false;
+  return (double)p.l->n / p.levels < (double)kResidentPerSm * std::max(sms, 1);
+}
 
 bool use_warp(const options& o, const csr& l) {
   if (o.kernel != kernel_kind::automatic) return o.kernel == kernel_kind::warp;
@@ -48,19 +60,37 @@ void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
 }  // namespace
 
 template <typename T>
-solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
-  const csr& l = *p.l;
+solve_times run_syncfree(const problem& pin, const options& o, std::vector<double>* x) {
   const bool dist = distributed_syncfree(o.var);
   exchange used = o.xchg;  // --exchange auto is resolved once xw exists (below)
   int xk = XCHG_NONE;
-  const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
-  const int32_t base = l.row_ptr[r0];
   solve_times t;
 
   hipDeviceProp_t prop;
   int dev = 0;
   HIP_CHECK(hipGetDevice(&dev));
   HIP_CHECK(hipGetDeviceProperties(&prop, dev));
+
+  // Preprocessing (timed in prep_s): the level-ordered renumbering, which the solve then sees as
+  // its L, b and PE blocks. x comes back in the new numbering, with each entry's original row.
+  const double p0 = now_s();
+  const bool renum = use_renumbering(o, pin, prop.multiProcessorCount);
+  renumbering rn;
+  std::vector<double> b_new;
+  problem p = pin;
+  double renumber_s = 0;
+  if (renum) {
+    rn = renumber_by_level(*pin.l, pin.npes);
+    b_new.resize((size_t)rn.l.n);
+    for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
+    p.l = &rn.l;
+    p.b = &b_new;
+    p.bounds = rn.bounds;
+    renumber_s = now_s() - p0;
+  }
+  const csr& l = *p.l;
+  const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
+  const int32_t base = l.row_ptr[r0];
   const int ws = prop.warpSize;
   const int block = o.block ? o.block : kDefaultBlock;
   if (block % ws || block > kMaxBlock) {
@@ -72,7 +102,6 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   const int rows_per_wg = warp ? block / ws : block;
   const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
 
-  const double p0 = now_s();
   std::vector<int32_t> rp(nloc + 1);
   for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
   syncfree_args<T> a = {};
@@ -181,7 +210,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       if (!first[i]) rows_in_order.push_back(i);
     a.order = upload<int32_t>(rows_in_order);
   }
-  if (o.rows == row_order::level) {  // this PE's rows sorted by level (stable: ascending within a level)
+  if (o.rows == row_order::level && !renum) {  // this PE's rows sorted by level (stable: ascending within a level)
     const analysis an = analyze(l);
     std::vector<int32_t> count(an.levels + 1, 0);
     for (int32_t i = r0; i < r1; ++i) ++count[an.level[i] + 1];
@@ -229,11 +258,16 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
   x->resize(nloc);
   for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+  if (renum) t.rows.assign(rn.old_of.begin() + r0, rn.old_of.begin() + r1);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
-             " work-groups x " + std::to_string(block) + (o.rows == row_order::level ? ", rows by level"
+             " work-groups x " + std::to_string(block) + (o.rows == row_order::level && !renum ? ", rows by level"
               : first_rows >= 0 ? ", senders' rows first (" + std::to_string(first_rows) + " of " + std::to_string(nloc) + ")"
                                 : ", rows in natural order");
+  if (renum)
+    t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " +
+                std::to_string(nloc) + " rows here; " + std::to_string(renumber_s * 1e3).substr(0, 8) +
+                " ms of prep)";
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");

@@ -1,0 +1,105 @@
+// renumber_by_level: levels (one pass in row order), a counting sort by level, the split of every
+// level over the PEs, and the permuted copy of L (rows in parallel over host threads).
+#include "renumber.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace spts {
+
+renumbering renumber_by_level(const csr& l, int npes, int threads) {
+  if (npes < 1) throw input_error("renumber_by_level: npes must be at least 1 (got " + std::to_string(npes) + ")");
+  const int32_t n = l.n;
+  renumbering r;
+  // Levels: L is lower triangular, so a row's dependencies are final when the row is reached.
+  std::vector<int32_t> level((size_t)n, 0);
+  int32_t top = -1;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t lv = 0;
+    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, level[l.col[k]] + 1);
+    level[i] = lv;
+    top = std::max(top, lv);
+  }
+  const int32_t nlev = top + 1;
+  r.levels = nlev;
+  // Rows by level, ascending original index within a level (a stable counting sort).
+  std::vector<int32_t> start((size_t)nlev + 1, 0);
+  for (int32_t i = 0; i < n; ++i) ++start[level[i] + 1];
+  for (int32_t v = 0; v < nlev; ++v) start[v + 1] += start[v];
+  std::vector<int32_t> by_level((size_t)n);
+  {
+    std::vector<int32_t> at(start.begin(), start.end() - 1);
+    for (int32_t i = 0; i < n; ++i) by_level[at[level[i]]++] = i;
+  }
+  // PE q takes positions [w q / P, w (q + 1) / P) of a level of w rows.
+  const auto part = [npes](int64_t w, int q) { return (int32_t)(w * q / npes); };
+  r.bounds.assign((size_t)npes + 1, 0);
+  for (int32_t v = 0; v < nlev; ++v) {
+    const int64_t w = start[v + 1] - start[v];
+    for (int q = 0; q < npes; ++q) r.bounds[q + 1] += part(w, q + 1) - part(w, q);
+  }
+  for (int q = 0; q < npes; ++q) r.bounds[q + 1] += r.bounds[q];
+  std::vector<int32_t> new_of((size_t)n);
+  r.old_of.resize((size_t)n);
+  {
+    std::vector<int32_t> next(r.bounds.begin(), r.bounds.end() - 1);
+    for (int32_t v = 0; v < nlev; ++v) {
+      const int64_t w = start[v + 1] - start[v];
+      for (int q = 0; q < npes; ++q)
+        for (int32_t pos = part(w, q); pos < part(w, q + 1); ++pos) {
+          const int32_t old = by_level[start[v] + pos], nw = next[q]++;
+          new_of[old] = nw;
+          r.old_of[nw] = old;
+        }
+    }
+  }
+  std::vector<int32_t>().swap(level);
+  std::vector<int32_t>().swap(by_level);
+  // The permuted copy: row nw is old row old_of[nw], its columns mapped and sorted, diagonal last.
+  csr& o = r.l;
+  o.n = n;
+  o.row_ptr.assign((size_t)n + 1, 0);
+  for (int32_t nw = 0; nw < n; ++nw) {
+    const int32_t old = r.old_of[nw];
+    o.row_ptr[nw + 1] = o.row_ptr[nw] + (l.row_ptr[old + 1] - l.row_ptr[old]);
+  }
+  o.col.resize((size_t)l.nnz());
+  o.val.resize((size_t)l.nnz());
+  if (threads <= 0) threads = (int)std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+  const auto copy_rows = [&](int32_t lo, int32_t hi) {
+    for (int32_t nw = lo; nw < hi; ++nw) {
+      const int32_t old = r.old_of[nw];
+      const int32_t s = l.row_ptr[old], e = l.row_ptr[old + 1] - 1;  // e: the diagonal
+      int32_t* c = &o.col[o.row_ptr[nw]];
+      double* v = &o.val[o.row_ptr[nw]];
+      const int32_t m = e - s;
+      if (m > 32) {  // a long row (power law): sort (column, value) pairs
+        std::vector<std::pair<int32_t, double>> pairs((size_t)m);
+        for (int32_t k = 0; k < m; ++k) pairs[k] = {new_of[l.col[s + k]], l.val[s + k]};
+        std::sort(pairs.begin(), pairs.end());
+        for (int32_t k = 0; k < m; ++k) c[k] = pairs[k].first, v[k] = pairs[k].second;
+      }
+      for (int32_t k = 0; k < (m > 32 ? 0 : m); ++k) {  // insertion sort: rows are short
+        const int32_t cc = new_of[l.col[s + k]];
+        const double vv = l.val[s + k];
+        int32_t j = k;
+        for (; j > 0 && c[j - 1] > cc; --j) c[j] = c[j - 1], v[j] = v[j - 1];
+        c[j] = cc;
+        v[j] = vv;
+      }
+      c[m] = nw;
+      v[m] = l.val[e];
+    }
+  };
+  if (threads == 1 || n < (1 << 16)) {
+    copy_rows(0, n);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back(copy_rows, (int32_t)((int64_t)n * t / threads), (int32_t)((int64_t)n * (t + 1) / threads));
+    for (auto& th : pool) th.join();
+  }
+  return r;
+}
+
+}  // namespace spts

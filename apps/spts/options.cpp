@@ -71,6 +71,9 @@ void print_usage(const char* prog) {
       "                    each level split over the PEs; preprocessing on the host, in prep)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: level\n"
       "                    where the mean level is narrower than the rows the GPU keeps in flight)\n"
+      "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
+      "                    work-group is polled in shared memory) | global (every dependency\n"
+      "                    through xw in global memory: one hop through L2 each)\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -181,6 +184,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const char* const names[] = {"auto", "level", "none"};
       const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::none};
       ok = to_enum(n, value, names, vals, &o->renumber);
+    } else if (name == "--chunk-deps") {
+      const char* const names[] = {"shared", "global"};
+      const bool vals[] = {true, false};
+      ok = to_enum(n, value, names, vals, &o->chunk_shared);
     } else if (name == "--balance") {
       const char* const names[] = {"rows", "nnz"};
       const bool vals[] = {false, true};

@@ -116,6 +116,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   a.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
   a.backoff_ns = (unsigned)o.backoff_ns;
   a.inject_row = o.inject_error && nloc > 0 ? nloc - 1 : -1;
+  a.chunk_shared = o.chunk_shared ? 1 : 0;
   HIP_CHECK(hipMalloc((void**)&a.next_chunk, sizeof(unsigned)));
   const size_t xw_bytes = (size_t)l.n * sizeof(uint64_t);
   exchange_plan plan;
@@ -263,11 +264,11 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
              " work-groups x " + std::to_string(block) + (o.rows == row_order::level && !renum ? ", rows by level"
               : first_rows >= 0 ? ", senders' rows first (" + std::to_string(first_rows) + " of " + std::to_string(nloc) + ")"
-                                : ", rows in natural order");
+                                : renum ? ", rows in level order" : ", rows in natural order") +
+             (warp ? "" : o.chunk_shared ? ", a work-group's own rows through shared memory" : ", every dependency through global memory");
   if (renum)
-    t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " +
-                std::to_string(nloc) + " rows here; " + std::to_string(renumber_s * 1e3).substr(0, 8) +
-                " ms of prep)";
+    t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
+                " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep)";
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");

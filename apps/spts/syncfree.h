@@ -54,6 +54,7 @@ struct syncfree_args {
   unsigned long long timeout_ns;
   unsigned backoff_ns;           // longest sleep between polls of a dependency (0: poll flat out)
   int inject_row;                // local row whose value is perturbed (tests), or -1
+  int chunk_shared;              // thread kernel: a chunk's own rows through shared memory (--chunk-deps)
   // exchange::store: every PE's xw as this PE maps it (shmem_ptr; this PE's own entry unused)
   uint64_t* const* peer_xw;
   // exchange::queue
@@ -323,6 +324,7 @@ __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
   __shared__ uint64_t words[kMaxBlock];
   chunk_words cw{words, -1, (int32_t)blockDim.x};
   const int32_t i = take_row(a, blockDim.x, threadIdx.x, &cw.lo, words);
+  if (!a.chunk_shared) cw.lo = -1;
   thread_row<T, X>(a, i, cw);
 }
 

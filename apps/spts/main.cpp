@@ -174,7 +174,7 @@ int run_one(const options& o, const input& in, const analysis& an, const std::ve
     t.solve_s.assign(o.reps, 0.0);
     r0 = r1 = 0;
   }
-  const error_report e = t.rows.empty() ? relative_error(x, x_ref, r0, r1) : relative_error_at(x, x_ref, t.rows);
+  const error_report e = !t.renumbered ? relative_error(x, x_ref, r0, r1) : relative_error_at(x, x_ref, t.rows);
   const gathered g = gather(t, e, me, npes);
 
   run_record r;

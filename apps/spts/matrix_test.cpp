@@ -266,6 +266,8 @@ TEST(Renumber, LevelOrderSplitOverPes) {
           if (w >= npes)
             for (int q = 0; q < npes; ++q) EXPECT_GE(at_level[v][q], w / npes) << "level " << v << " PE " << q;
         }
+        // Narrow levels (a chain) are shared out in runs: every PE has rows.
+        for (int q = 0; q < npes; ++q) EXPECT_GT(r.bounds[q + 1] - r.bounds[q], 0) << "PE " << q;
         // At one PE, levels ascend with the new index.
         if (npes == 1)
           for (int32_t nw = 1; nw < l.n; ++nw)

@@ -31,22 +31,31 @@ renumbering renumber_by_level(const csr& l, int npes, int threads) {
     std::vector<int32_t> at(start.begin(), start.end() - 1);
     for (int32_t i = 0; i < n; ++i) by_level[at[level[i]]++] = i;
   }
-  // PE q takes positions [w q / P, w (q + 1) / P) of a level of w rows.
-  const auto part = [npes](int64_t w, int q) { return (int32_t)(w * q / npes); };
-  r.bounds.assign((size_t)npes + 1, 0);
-  for (int32_t v = 0; v < nlev; ++v) {
+  // PE q takes positions [w q / P, w (q + 1) / P) of a level of w >= P rows. Levels narrower than
+  // P go whole to one PE, in runs: the k-th of N narrow levels to PE k P / N, so a chain (banded,
+  // a grid's corners) crosses PEs P - 1 times and its rows are shared evenly.
+  int64_t narrow = 0;
+  for (int32_t v = 0; v < nlev; ++v) narrow += start[v + 1] - start[v] < npes;
+  int64_t narrow_seen = 0;
+  std::vector<int32_t> narrow_pe((size_t)nlev, -1);
+  for (int32_t v = 0; v < nlev; ++v)
+    if (start[v + 1] - start[v] < npes) narrow_pe[v] = (int32_t)(narrow_seen++ * npes / narrow);
+  const auto part = [&](int32_t v, int q) -> int32_t {  // the first position of PE q in level v
     const int64_t w = start[v + 1] - start[v];
-    for (int q = 0; q < npes; ++q) r.bounds[q + 1] += part(w, q + 1) - part(w, q);
-  }
+    if (narrow_pe[v] >= 0) return q <= narrow_pe[v] ? 0 : (int32_t)w;
+    return (int32_t)(w * q / npes);
+  };
+  r.bounds.assign((size_t)npes + 1, 0);
+  for (int32_t v = 0; v < nlev; ++v)
+    for (int q = 0; q < npes; ++q) r.bounds[q + 1] += part(v, q + 1) - part(v, q);
   for (int q = 0; q < npes; ++q) r.bounds[q + 1] += r.bounds[q];
   std::vector<int32_t> new_of((size_t)n);
   r.old_of.resize((size_t)n);
   {
     std::vector<int32_t> next(r.bounds.begin(), r.bounds.end() - 1);
     for (int32_t v = 0; v < nlev; ++v) {
-      const int64_t w = start[v + 1] - start[v];
       for (int q = 0; q < npes; ++q)
-        for (int32_t pos = part(w, q); pos < part(w, q + 1); ++pos) {
+        for (int32_t pos = part(v, q); pos < part(v, q + 1); ++pos) {
           const int32_t old = by_level[start[v] + pos], nw = next[q]++;
           new_of[old] = nw;
           r.old_of[nw] = old;

@@ -1,7 +1,8 @@
 // The level-ordered renumbering of the sync-free solve: a symmetric permutation P L P^T that puts
 // each PE's rows in one contiguous block and, inside it, sorts them by level (ascending original
 // index within a level). Every level is split over the PEs in contiguous parts, so every PE has
-// work at every level that has at least as many rows as there are PEs.
+// work at every level that has at least as many rows as there are PEs; narrower levels go whole
+// to one PE, runs of them to each PE in turn (renumber.cpp).
 // At one PE the result is lower triangular (a row's dependencies are on lower levels). At several
 // it is not, but each PE's own dependencies still come before it in its block, which is what the
 // kernels' progress argument needs; dependencies on other PEs arrive from their kernels.

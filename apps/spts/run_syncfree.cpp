@@ -259,6 +259,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
   x->resize(nloc);
   for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+  t.renumbered = renum;
   if (renum) t.rows.assign(rn.old_of.begin() + r0, rn.old_of.begin() + r1);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +

@@ -15,8 +15,8 @@ struct solve_times {
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
   const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)
   std::vector<double> ready_s;     // --probe-remote-ready: the probe's repetitions (this PE's times)
-  std::vector<int32_t> rows;       // the original row of each returned x entry (a renumbered solve);
-                                   // empty: x holds rows [row0, row1) in order
+  bool renumbered = false;         // x is in a renumbered order: entry k is original row rows[k]
+  std::vector<int32_t> rows;       // (a PE may have none); otherwise x holds rows [row0, row1)
 };
 
 struct problem {

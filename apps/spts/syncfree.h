@@ -31,6 +31,7 @@ namespace spts {
 constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see to_word)
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
+constexpr int kPollBatch = 4;           // thread kernel: dependency words loaded together
 
 enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3, XCHG_STORE = 4 };
 
@@ -260,17 +261,33 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words&
     uint64_t word = 0;
     if (!done) {
       const int32_t k0 = k;
-      for (; k < diag; ++k) {
-        const int32_t c = a.col[k];
-        const T v = a.val[k];
-        const uint32_t s = (uint32_t)(c - chunk_base);
-        const uint64_t u = s < nslots ? load_shared_word(&cw.words[s]) : gio::plat::load_polled(&a.xw[c]);
-        if (u == kPending) {
-          waited_for = c;
-          break;
+      // kPollBatch terms' words are loaded at once, then taken in order up to the first pending
+      // one: when the term this lane waited for arrives, the terms after it (on a grid, most often
+      // already solved) come with it instead of one more round trip each.
+      while (k < diag) {
+        uint64_t u[kPollBatch];
+        T v[kPollBatch];
+#pragma unroll
+        for (int j = 0; j < kPollBatch; ++j) {
+          u[j] = kPending;
+          if (k + j < diag) {
+            const int32_t c = a.col[k + j];
+            v[j] = a.val[k + j];
+            const uint32_t s = (uint32_t)(c - chunk_base);
+            u[j] = s < nslots ? load_shared_word(&cw.words[s]) : gio::plat::load_polled(&a.xw[c]);
+          }
         }
-        acc += v * from_word<T>(u);
+        int j = 0;
+#pragma unroll
+        for (int t = 0; t < kPollBatch; ++t) {
+          if (j != t || k + t >= diag || u[t] == kPending) continue;
+          acc += v[t] * from_word<T>(u[t]);
+          ++j;
+        }
+        k += j;
+        if (j < kPollBatch) break;
       }
+      if (k < diag) waited_for = a.col[k];
       if (k != k0) clk.progress();
       if (k == diag) {
         T xv = (bi - acc) / di;

@@ -3,7 +3,7 @@
 # L's own order against cuSPARSE SpSV, the limits it runs into, and the distributed solve (several
 # PEs sharing the GPU) for correctness; float, JSON lines in OUT/spts.jsonl, each run's report in
 # OUT/log.txt.
-# Usage: apps/spts/measure_deep.sh [-b build] [-o OUT] [-r reps] [-c cache] [-p parts]
+# Usage: apps/spts/measure_deep.sh [-b build] [-o OUT] [-r reps] [-c cache] [-p parts] [-t limit_s]
 #   parts (default "deep shallow limits dist"):
 #   deep     grid2d and grid3d at 4M and 16M rows, natural order: single, cusparse, gio at 1 PE
 #   shallow  grid2d/grid3d random order, road and rmat (16M) both orders, banded (1M, a chain):
@@ -20,6 +20,7 @@ out=spts_deep
 reps=3
 cache=""
 parts="deep shallow limits dist"
+limit=300  # seconds per spts run
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -b) build="$2"; shift 2 ;;
@@ -27,6 +28,7 @@ while [[ $# -gt 0 ]]; do
     -r) reps="$2"; shift 2 ;;
     -c) cache="$2"; shift 2 ;;
     -p) parts="$2"; shift 2 ;;
+    -t) limit="$2"; shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "measure_deep.sh: unknown option $1 (see -h)" >&2; exit 2 ;;
   esac
@@ -45,7 +47,7 @@ run() {
   shift
   one=$(mktemp)
   echo "== -n $np $*" | tee -a "$log"
-  "$build/bin/giorun" -n "$np" "$bin" --type float --json "$json" "${cargs[@]}" "$@" >"$one" 2>&1
+  timeout "$limit" "$build/bin/giorun" -n "$np" "$bin" --type float --json "$json" "${cargs[@]}" "$@" >"$one" 2>&1
   rc=$?
   cat "$one" >>"$log"
   grep -E "^spts |^  device|^  (prep|solve|check) " "$one" | sed 's/^/   /'
@@ -80,9 +82,9 @@ for part in $parts; do
     dist)
       for np in 2 4; do
         for g in grid2d:n=128 grid3d:n=24 banded:n=3000,band=2; do
-          run $np --variant gio --renumber level --gen "$g" --reps 2 --no-refs --timeout 100
+          run $np --variant gio --renumber level --gen "$g" --reps 2 --no-refs --timeout 30
         done
-        run $np --variant gio --renumber level --gen road:rows=50000 --order random --reps 2 --no-refs --timeout 100
+        run $np --variant gio --renumber level --gen road:rows=50000 --order random --reps 2 --no-refs --timeout 30
       done ;;
     *) echo "measure_deep.sh: unknown part $part" >&2; exit 2 ;;
   esac

@@ -10,7 +10,7 @@
 #            single and cusparse, then single with --renumber level and none
 #   limits   one dependency hop through L2 (a chain, --chunk-deps global, a row per hop), one
 #            through shared memory (the same chain, --chunk-deps shared), the grid's per-level cost
-#            with --chunk-deps global and with --backoff, grid3d with smaller work-groups
+#            with --chunk-deps global, --backoff and --poll-batch 1, grid3d with smaller work-groups
 #   dist     gio at 2 and 4 PEs on the one GPU, renumbered by level, deep inputs (correctness:
 #            the PEs' kernels time-slice the GPU, so their times are not the solve's)
 set -uo pipefail
@@ -79,7 +79,10 @@ for part in $parts; do
       run 1 --variant cusparse --gen banded:rows=200000,band=1 --reps "$reps" --no-refs
       run 1 --variant single --gen grid2d:rows=4000000 --chunk-deps global --reps "$reps" --no-refs
       for ns in 100 400; do run 1 --variant single --gen grid2d:rows=4000000 --backoff $ns --reps "$reps" --no-refs; done
-      for bl in 64 128; do run 1 --variant single --gen grid3d:rows=16000000 --block $bl --reps "$reps" --no-refs; done ;;
+      for bl in 64 128; do run 1 --variant single --gen grid3d:rows=16000000 --block $bl --reps "$reps" --no-refs; done
+      for g in grid2d:rows=4000000 grid3d:rows=16000000; do
+        run 1 --variant single --gen $g --poll-batch 1 --reps "$reps" --no-refs
+      done ;;
     dist)
       for np in 2 4; do
         for g in grid2d:n=128 grid3d:n=24 banded:n=3000,band=2; do

@@ -74,6 +74,8 @@ void print_usage(const char* prog) {
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"
+      "  --poll-batch N    thread kernel: dependency words loaded at once, taken in order up to\n"
+      "                    the first unsolved one (1-4, default 4)\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -129,7 +131,13 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     if (name == "--reps") ok = gio_app::to_int("spts", n, v, 1, &o->reps);
     else if (name == "--warmup") ok = gio_app::to_int("spts", n, v, 0, &o->warmup);
     else if (name == "--block") ok = gio_app::to_int("spts", n, v, 0, &o->block);
-    else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
+    else if (name == "--poll-batch") {
+      ok = gio_app::to_int("spts", n, v, 1, &o->poll_batch);
+      if (ok && o->poll_batch > 4) {
+        std::fprintf(stderr, "spts: --poll-batch is 1 to 4 (got %d)\n", o->poll_batch);
+        ok = false;
+      }
+    } else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
     else if (name == "--timeout") ok = gio_app::to_positive("spts", n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;

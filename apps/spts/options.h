@@ -50,6 +50,7 @@ struct options {
   row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
   renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
   bool chunk_shared = true;        // --chunk-deps shared|global: a chunk's own rows through shared memory
+  int poll_batch = 4;              // --poll-batch N: thread kernel, dependency words loaded together (1-4)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)

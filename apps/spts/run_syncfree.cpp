@@ -117,6 +117,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   a.backoff_ns = (unsigned)o.backoff_ns;
   a.inject_row = o.inject_error && nloc > 0 ? nloc - 1 : -1;
   a.chunk_shared = o.chunk_shared ? 1 : 0;
+  a.poll_batch = std::min(std::max(o.poll_batch, 1), kPollBatch);
   HIP_CHECK(hipMalloc((void**)&a.next_chunk, sizeof(unsigned)));
   const size_t xw_bytes = (size_t)l.n * sizeof(uint64_t);
   exchange_plan plan;
@@ -266,7 +267,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
              " work-groups x " + std::to_string(block) + (o.rows == row_order::level && !renum ? ", rows by level"
               : first_rows >= 0 ? ", senders' rows first (" + std::to_string(first_rows) + " of " + std::to_string(nloc) + ")"
                                 : renum ? ", rows in level order" : ", rows in natural order") +
-             (warp ? "" : o.chunk_shared ? ", a work-group's own rows through shared memory" : ", every dependency through global memory");
+             (warp ? "" : o.chunk_shared ? ", a work-group's own rows through shared memory" : ", every dependency through global memory") +
+             (warp ? "" : ", " + std::to_string(a.poll_batch) + " dependency words a poll");
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep)";

@@ -31,7 +31,7 @@ namespace spts {
 constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see to_word)
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
-constexpr int kPollBatch = 4;           // thread kernel: dependency words loaded together
+constexpr int kPollBatch = 4;           // thread kernel: dependency words loaded together, at most
 
 enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3, XCHG_STORE = 4 };
 
@@ -56,6 +56,7 @@ struct syncfree_args {
   unsigned backoff_ns;           // longest sleep between polls of a dependency (0: poll flat out)
   int inject_row;                // local row whose value is perturbed (tests), or -1
   int chunk_shared;              // thread kernel: a chunk's own rows through shared memory (--chunk-deps)
+  int poll_batch;                // thread kernel: dependency words loaded together (1..kPollBatch)
   // exchange::store: every PE's xw as this PE maps it (shmem_ptr; this PE's own entry unused)
   uint64_t* const* peer_xw;
   // exchange::queue
@@ -270,7 +271,7 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words&
 #pragma unroll
         for (int j = 0; j < kPollBatch; ++j) {
           u[j] = kPending;
-          if (k + j < diag) {
+          if (k + j < diag && j < a.poll_batch) {
             const int32_t c = a.col[k + j];
             v[j] = a.val[k + j];
             const uint32_t s = (uint32_t)(c - chunk_base);
@@ -280,12 +281,12 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words&
         int j = 0;
 #pragma unroll
         for (int t = 0; t < kPollBatch; ++t) {
-          if (j != t || k + t >= diag || u[t] == kPending) continue;
+          if (j != t || k + t >= diag || t >= a.poll_batch || u[t] == kPending) continue;
           acc += v[t] * from_word<T>(u[t]);
           ++j;
         }
         k += j;
-        if (j < kPollBatch) break;
+        if (j < a.poll_batch) break;
       }
       if (k < diag) waited_for = a.col[k];
       if (k != k0) clk.progress();

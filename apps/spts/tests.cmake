@@ -66,6 +66,8 @@ spts_test(gio.renumber.store.lockstep.banded.np2 2 p2p --variant gio --exchange 
           --gen banded:n=700,band=2 --block 32)
 set_property(TEST app.spts.gio.renumber.store.lockstep.banded.np2 APPEND PROPERTY ENVIRONMENT
              GIO_HOST_WAVE_LOCKSTEP=1)
+spts_test(single.poll-batch1.grid3d.np1 1 p2p --variant single --poll-batch 1 --gen grid3d:n=8)
+spts_test(gio.poll-batch2.float.road.random.np3 3 p2p --variant gio --poll-batch 2 --type float --gen road:rows=700 --order random)
 spts_test(gio.renumber-none.signal.grid2d.np2 2 p2p --variant gio --renumber none --exchange signal --gen grid2d:n=24)
 
 # PE counts, kernels, types and balance the loop above does not reach.

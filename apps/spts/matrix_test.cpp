@@ -268,6 +268,12 @@ TEST(Renumber, LevelOrderSplitOverPes) {
         }
         // Narrow levels (a chain) are shared out in runs: every PE has rows.
         for (int q = 0; q < npes; ++q) EXPECT_GT(r.bounds[q + 1] - r.bounds[q], 0) << "PE " << q;
+        // level_order (the device copy's order) is the one-PE renumbering's.
+        if (npes == 1) {
+          std::vector<int32_t> new_of_1;
+          EXPECT_EQ(level_order(l, &new_of_1), an.levels);
+          EXPECT_EQ(new_of_1, new_of);
+        }
         // At one PE, levels ascend with the new index.
         if (npes == 1)
           for (int32_t nw = 1; nw < l.n; ++nw)

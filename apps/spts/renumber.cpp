@@ -7,6 +7,24 @@
 
 namespace spts {
 
+int32_t level_order(const csr& l, std::vector<int32_t>* new_of) {
+  const int32_t n = l.n;
+  std::vector<int32_t>& level = *new_of;  // the levels first, then overwritten by the new index
+  level.assign((size_t)n, 0);
+  int32_t top = -1;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t lv = 0;
+    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, level[l.col[k]] + 1);
+    level[i] = lv;
+    top = std::max(top, lv);
+  }
+  std::vector<int32_t> at((size_t)top + 2, 0);
+  for (int32_t i = 0; i < n; ++i) ++at[level[i] + 1];
+  for (int32_t v = 0; v <= top; ++v) at[v + 1] += at[v];
+  for (int32_t i = 0; i < n; ++i) level[i] = at[level[i]]++;
+  return top + 1;
+}
+
 renumbering renumber_by_level(const csr& l, int npes, int threads) {
   if (npes < 1) throw input_error("renumber_by_level: npes must be at least 1 (got " + std::to_string(npes) + ")");
   const int32_t n = l.n;

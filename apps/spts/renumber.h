@@ -25,4 +25,9 @@ struct renumbering {
 // threads: host threads for the permuted copy (0: std::thread::hardware_concurrency, at most 16).
 renumbering renumber_by_level(const csr& l, int npes, int threads = 0);
 
+// The one-PE renumbering without the copy (the device makes it, renumber_dev.h): (*new_of)[old] is
+// the row's new index (by level, ascending original index within a level). Three sequential passes
+// over L. Returns the number of levels.
+int32_t level_order(const csr& l, std::vector<int32_t>* new_of);
+
 }  // namespace spts

@@ -144,7 +144,7 @@ bool report(const run_record& r) {
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
       o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns,
-      syncfree ? (r.times.renumbered ? "true" : "false") : "null", o.chunk_shared ? "shared" : "global",
+      syncfree ? (r.times.by_level ? "true" : "false") : "null", o.chunk_shared ? "shared" : "global",
       (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
       num(s.median_s).c_str(), num(s.min_s).c_str(), num(s.max_s).c_str(), num(s.gflops).c_str(),
       num(ready.median_s).c_str(), num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),

@@ -5,6 +5,7 @@
 #include "hip_check.h"
 #include "plan.h"
 #include "renumber.h"
+#include "renumber_dev.h"
 #include "runs.h"
 #include "syncfree.h"
 
@@ -71,15 +72,23 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipGetDevice(&dev));
   HIP_CHECK(hipGetDeviceProperties(&prop, dev));
 
-  // Preprocessing (timed in prep_s): the level-ordered renumbering, which the solve then sees as
-  // its L, b and PE blocks. x comes back in the new numbering, with each entry's original row.
+  // Preprocessing (timed in prep_s): the level-ordered renumbering. At one PE the host finds the
+  // order (level_order) and the device makes the renumbered L (renumber_dev.h); each timed solve
+  // then gathers b into the new order and scatters x back, so it takes and gives L's order. On
+  // several PEs the host makes the renumbered L (every PE needs the whole of it for the exchange
+  // plan), which the solve then sees as its L, b and PE blocks; x comes back in the new numbering
+  // with each entry's original row.
   const double p0 = now_s();
   const bool renum = use_renumbering(o, pin, prop.multiProcessorCount);
+  const bool dev_renum = renum && pin.npes == 1;
   renumbering rn;
   std::vector<double> b_new;
+  std::vector<int32_t> new_of;
   problem p = pin;
   double renumber_s = 0;
-  if (renum) {
+  if (dev_renum) {
+    rn.levels = level_order(*pin.l, &new_of);
+  } else if (renum) {
     rn = renumber_by_level(*pin.l, pin.npes);
     b_new.resize((size_t)rn.l.n);
     for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
@@ -109,6 +118,42 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   a.col = upload<int32_t>(l.col.data() + base, rp[nloc]);
   a.val = upload<T>(l.val.data() + base, rp[nloc]);
   a.b = upload<T>(p.b->data() + r0, nloc);
+  // dev_renum: L as stored is on the device; the renumbered copy replaces it. b_orig keeps b in
+  // L's order (each solve gathers it), x_orig receives x in L's order.
+  int32_t* old_of = nullptr;
+  T* b_orig = nullptr;
+  T* x_orig = nullptr;
+  const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
+  if (dev_renum) {
+    const int32_t n = nloc;
+    int32_t* d_new_of = upload<int32_t>(new_of);
+    int32_t *rp_new = nullptr, *col_new = nullptr;
+    T* val_new = nullptr;
+    HIP_CHECK(hipMalloc((void**)&old_of, (size_t)n * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&rp_new, ((size_t)n + 1) * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&col_new, (size_t)rp[n] * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&val_new, (size_t)rp[n] * sizeof(T)));
+    HIP_CHECK(hipMalloc((void**)&x_orig, (size_t)n * sizeof(T)));
+    hipLaunchKernelGGL(rn_rows, dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, (const int32_t*)d_new_of, old_of,
+                       rp_new, n);
+    hipLaunchKernelGGL(rn_scan, dim3(1), dim3(block), 0, 0, rp_new, (int64_t)n + 1);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col, a.val,
+                       (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(d_new_of));
+    HIP_CHECK(hipFree((void*)a.row_ptr));
+    HIP_CHECK(hipFree((void*)a.col));
+    HIP_CHECK(hipFree((void*)a.val));
+    a.row_ptr = rp_new;
+    a.col = col_new;
+    a.val = val_new;
+    b_orig = (T*)a.b;
+    T* b_new_dev = nullptr;
+    HIP_CHECK(hipMalloc((void**)&b_new_dev, (size_t)n * sizeof(T)));
+    a.b = b_new_dev;
+    renumber_s = now_s() - p0;
+  }
   a.row0 = r0;
   a.nloc = nloc;
   a.me = p.me;
@@ -240,11 +285,17 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     HIP_CHECK(hipDeviceSynchronize());
     if (dist) shmem_barrier_all();  // no PE's components arrive before this PE's reset
     const double t0 = now_s();
+    if (dev_renum)
+      hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_gather<T>), dim3(aux_grid), dim3(block), 0, 0, (const T*)b_orig,
+                         (const int32_t*)old_of, (T*)a.b, nloc);
     if (xk == XCHG_NONE) launch<T, XCHG_NONE>(warp, grid, block, a);
     else if (xk == XCHG_SIGNAL) launch<T, XCHG_SIGNAL>(warp, grid, block, a);
     else if (xk == XCHG_ATOMIC) launch<T, XCHG_ATOMIC>(warp, grid, block, a);
     else if (xk == XCHG_STORE) launch<T, XCHG_STORE>(warp, grid, block, a);
     else launch<T, XCHG_QUEUE>(warp, grid, block, a);
+    if (dev_renum)
+      hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_scatter<T>), dim3(aux_grid), dim3(block), 0, 0, (const uint64_t*)a.xw,
+                         (const int32_t*)old_of, x_orig, nloc);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     const double dt = now_s() - t0;
@@ -256,12 +307,19 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   if (o.probe_ready && dist)
     for (int r = 0; r < o.reps; ++r) t.ready_s.push_back(solve(true));
 
-  std::vector<uint64_t> words(nloc);
-  HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
   x->resize(nloc);
-  for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
-  t.renumbered = renum;
-  if (renum) t.rows.assign(rn.old_of.begin() + r0, rn.old_of.begin() + r1);
+  if (dev_renum) {  // x in L's order
+    std::vector<T> xs(nloc);
+    HIP_CHECK(hipMemcpy(xs.data(), x_orig, nloc * sizeof(T), hipMemcpyDeviceToHost));
+    for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)xs[i];
+  } else {
+    std::vector<uint64_t> words(nloc);
+    HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
+    for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+  }
+  t.by_level = renum;
+  t.renumbered = renum && !dev_renum;
+  if (t.renumbered) t.rows.assign(rn.old_of.begin() + r0, rn.old_of.begin() + r1);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
              " work-groups x " + std::to_string(block) + (o.rows == row_order::level && !renum ? ", rows by level"
@@ -271,7 +329,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
              (warp ? "" : ", " + std::to_string(a.poll_batch) + " dependency words a poll");
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
-                " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep)";
+                " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep" +
+                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)");
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
@@ -279,6 +338,9 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipFree((void*)a.col));
   HIP_CHECK(hipFree((void*)a.val));
   HIP_CHECK(hipFree((void*)a.b));
+  HIP_CHECK(hipFree(old_of));
+  HIP_CHECK(hipFree(b_orig));
+  HIP_CHECK(hipFree(x_orig));
   HIP_CHECK(hipFree(a.next_chunk));
   HIP_CHECK(hipFree((void*)a.order));
   if (dist) {

@@ -15,6 +15,7 @@ struct solve_times {
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
   const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)
   std::vector<double> ready_s;     // --probe-remote-ready: the probe's repetitions (this PE's times)
+  bool by_level = false;           // the sync-free solve ran renumbered by level (--renumber)
   bool renumbered = false;         // x is in a renumbered order: entry k is original row rows[k]
   std::vector<int32_t> rows;       // (a PE may have none); otherwise x holds rows [row0, row1)
 };

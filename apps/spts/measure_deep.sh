@@ -7,7 +7,7 @@
 #   parts (default "deep shallow limits dist"):
 #   deep     grid2d and grid3d at 4M and 16M rows, natural order: single, cusparse, gio at 1 PE
 #   shallow  grid2d/grid3d random order, road and rmat (16M) both orders, banded (1M, a chain):
-#            single and cusparse, then single with --renumber level and none
+#            cusparse, then single with --renumber level and with none
 #   limits   one dependency hop through L2 (a chain, --chunk-deps global, a row per hop), one
 #            through shared memory (the same chain, --chunk-deps shared), the grid's per-level cost
 #            with --chunk-deps global, --backoff and --poll-batch 1, grid3d with smaller work-groups
@@ -68,7 +68,7 @@ for part in $parts; do
                 road:rows=16000000/natural road:rows=16000000/random rmat:rows=16000000,deg=6/natural \
                 rmat:rows=16000000,deg=6/random; do
         g=${go%/*} ord=${go#*/}
-        run 1 --variant single,cusparse --gen "$g" --order "$ord" --reps "$reps"
+        run 1 --variant cusparse --gen "$g" --order "$ord" --reps "$reps" --no-refs
         for rn in level none; do run 1 --variant single --renumber $rn --gen "$g" --order "$ord" --reps "$reps" --no-refs; done
       done
       run 1 --variant single,cusparse --gen banded:rows=1000000 --reps 1 ;;

@@ -281,6 +281,45 @@ TEST(Renumber, LevelOrderSplitOverPes) {
       }
 }
 
+// tile_order: a permutation in chunks of at most width * depth rows, where every dependency is in
+// an earlier chunk or earlier in the same one (what the kernels' progress argument needs); on a
+// natural-order 2D grid all bands but the middle one's are tiled.
+TEST(Renumber, TilesKeepDependenciesBehind) {
+  for (const char* spec : {"grid2d:n=40", "grid2d:n=33", "grid3d:n=7", "road:rows=500", "rmat:scale=8", "banded:n=90,band=2"})
+    for (order o : {order::natural, order::random})
+      for (int32_t width : {4, 32})
+        for (int32_t depth : {1, 3, 8}) {
+          SCOPED_TRACE(std::string(spec) + " width " + std::to_string(width) + " depth " + std::to_string(depth) +
+                       (o == order::random ? " random" : ""));
+          const csr l = gen(spec, o);
+          const tiling t = tile_order(l, width, depth);
+          EXPECT_EQ(t.levels, analyze(l).levels);
+          ASSERT_EQ((int32_t)t.new_of.size(), l.n);
+          std::vector<int32_t> seen(l.n, 0);
+          for (int32_t i = 0; i < l.n; ++i) {
+            ASSERT_GE(t.new_of[i], 0);
+            ASSERT_LT(t.new_of[i], l.n);
+            ASSERT_EQ(seen[t.new_of[i]]++, 0) << "not a permutation";
+          }
+          ASSERT_EQ(t.chunk_start.front(), 0);
+          ASSERT_EQ(t.chunk_start.back(), l.n);
+          std::vector<int32_t> chunk_of(l.n);
+          for (size_t c = 0; c + 1 < t.chunk_start.size(); ++c) {
+            ASSERT_GT(t.chunk_start[c + 1], t.chunk_start[c]);
+            ASSERT_LE(t.chunk_start[c + 1] - t.chunk_start[c], width * depth);
+            for (int32_t k = t.chunk_start[c]; k < t.chunk_start[c + 1]; ++k) chunk_of[k] = (int32_t)c;
+          }
+          for (int32_t i = 0; i < l.n; ++i)
+            for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) {
+              const int32_t ni = t.new_of[i], nc = t.new_of[l.col[k]];
+              ASSERT_LT(nc, ni);
+              ASSERT_LE(chunk_of[nc], chunk_of[ni]);
+            }
+          if (std::string(spec).rfind("grid2d", 0) == 0 && o == order::natural && depth > 1)
+            EXPECT_GE(t.tiled_bands, t.bands - 1);
+        }
+}
+
 TEST(Analyze, HandExample) {
   // Row 1 depends on 0, row 3 on 1 and 2, rows 0 and 2 on nothing.
   csr l;

@@ -5,7 +5,8 @@
 # OUT/log.txt.
 # Usage: apps/spts/measure_deep.sh [-b build] [-o OUT] [-r reps] [-c cache] [-p parts] [-t limit_s]
 #   parts (default "deep shallow limits dist"):
-#   deep     grid2d and grid3d at 4M and 16M rows, natural order: single, cusparse, gio at 1 PE
+#   deep     grid2d and grid3d at 4M and 16M rows, natural order: single, cusparse, gio at 1 PE,
+#            single with --renumber tiles
 #   shallow  grid2d/grid3d random order, road and rmat (16M) both orders, banded (1M, a chain):
 #            cusparse, then single with --renumber level and with none
 #   limits   one dependency hop through L2 (a chain, --chunk-deps global, a row per hop), one
@@ -62,6 +63,7 @@ for part in $parts; do
     deep)
       for g in grid2d:rows=4000000 grid2d:rows=16000000 grid3d:rows=4000000 grid3d:rows=16000000; do
         run 1 --variant single,cusparse,gio --gen "$g" --reps "$reps"
+        run 1 --variant single --renumber tiles --gen "$g" --reps "$reps" --no-refs
       done ;;
     shallow)
       for go in grid2d:rows=4000000/random grid2d:rows=16000000/random grid3d:rows=16000000/random \

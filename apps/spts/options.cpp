@@ -69,6 +69,8 @@ void print_usage(const char* prog) {
       "                    depend on, first; the rest after, each part in natural order)\n"
       "  --renumber R      sync-free solves (single, gio, ikn): level (rows renumbered by level,\n"
       "                    each level split over the PEs; preprocessing on the host, in prep)\n"
+      "                    | tiles (one PE: level order in tiles of a wave's width of positions\n"
+      "                    by block/wave levels, a work-group each; as level on several PEs)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: level\n"
       "                    where the mean level is narrower than the rows the GPU keeps in flight)\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
@@ -189,8 +191,9 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
       ok = to_enum(n, value, names, vals, &o->rows);
     } else if (name == "--renumber") {
-      const char* const names[] = {"auto", "level", "none"};
-      const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::none};
+      const char* const names[] = {"auto", "level", "tiles", "none"};
+      const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
+                                    renumber_kind::none};
       ok = to_enum(n, value, names, vals, &o->renumber);
     } else if (name == "--chunk-deps") {
       const char* const names[] = {"shared", "global"};

@@ -27,7 +27,8 @@ enum class row_order { natural, level, senders };
 // The sync-free solve's renumbering (renumber.h): level sorts every PE's rows by level and splits
 // every level over the PEs; none keeps L's order with rows in contiguous blocks; automatic takes
 // level where levels are narrow (run_syncfree.cpp says where the line is and why).
-enum class renumber_kind { automatic, level, none };
+// tiles (one PE, thread kernel): level order in tiles a work-group wide and deep (renumber.h).
+enum class renumber_kind { automatic, level, tiles, none };
 enum class exchange { signal, atomic, queue, automatic, store };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.

@@ -7,6 +7,84 @@
 
 namespace spts {
 
+tiling tile_order(const csr& l, int32_t width, int32_t depth) {
+  if (width < 1 || depth < 1)
+    throw input_error("tile_order: width and depth must be at least 1 (got " + std::to_string(width) + ", " +
+                      std::to_string(depth) + ")");
+  const int32_t n = l.n;
+  tiling t;
+  std::vector<int32_t> lo;  // level-order index
+  t.levels = level_order(l, &lo);
+  const int32_t nlev = t.levels;
+  std::vector<int32_t> by_lo((size_t)n), level((size_t)n), start((size_t)nlev + 1, 0);
+  for (int32_t i = 0; i < n; ++i) by_lo[lo[i]] = i;
+  // Levels again (level_order's are gone): in level order they ascend, so a level starts where the
+  // row's level differs from the one before.
+  {
+    int32_t v = 0;
+    for (int32_t k = 0; k < n; ++k) {
+      const int32_t i = by_lo[k];
+      int32_t lv = 0;
+      for (int32_t e = l.row_ptr[i]; e < l.row_ptr[i + 1] - 1; ++e) lv = std::max(lv, level[l.col[e]] + 1);
+      level[i] = lv;
+      while (v < lv) start[++v] = k;
+    }
+    while (v < nlev) start[++v] = n;
+  }
+  const auto pos = [&](int32_t i) { return lo[i] - start[level[i]]; };
+  const int64_t nb = (nlev + (int64_t)depth - 1) / depth;
+  t.bands = nb;
+  std::vector<char> asc((size_t)nb, 1), desc((size_t)nb, 1);
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t b = level[i] / depth, j = pos(i) / width;
+    for (int32_t e = l.row_ptr[i]; e < l.row_ptr[i + 1] - 1; ++e) {
+      const int32_t c = l.col[e];
+      if (level[c] / depth != b) continue;
+      const int32_t jc = pos(c) / width;
+      if (jc > j) asc[b] = 0;
+      if (jc < j) desc[b] = 0;
+    }
+  }
+  t.new_of.assign((size_t)n, -1);
+  std::vector<int32_t> ends;  // one past each group (a tile, a one-level piece), in order
+  int32_t next = 0;
+  for (int64_t b = 0; b < nb; ++b) {
+    const int32_t l0 = (int32_t)(b * depth), l1 = (int32_t)std::min<int64_t>(nlev, (b + 1) * depth);
+    if (asc[b] || desc[b]) {
+      ++t.tiled_bands;
+      int32_t wmax = 0;
+      for (int32_t v = l0; v < l1; ++v) wmax = std::max(wmax, start[v + 1] - start[v]);
+      const int32_t tiles = (wmax + width - 1) / width;
+      for (int32_t q = 0; q < tiles; ++q) {
+        const int32_t j = asc[b] ? q : tiles - 1 - q;
+        for (int32_t v = l0; v < l1; ++v)
+          for (int32_t p = j * width; p < std::min((j + 1) * width, start[v + 1] - start[v]); ++p)
+            t.new_of[by_lo[start[v] + p]] = next++;
+        if (ends.empty() ? next > 0 : next != ends.back()) ends.push_back(next);
+      }
+    } else {
+      const int32_t rows = width * depth;
+      for (int32_t v = l0; v < l1; ++v)
+        for (int32_t p = 0; p < start[v + 1] - start[v]; p += rows) {
+          for (int32_t q = p; q < std::min(p + rows, start[v + 1] - start[v]); ++q)
+            t.new_of[by_lo[start[v] + q]] = next++;
+          ends.push_back(next);
+        }
+    }
+  }
+  // Consecutive groups share a chunk while they fit (narrow levels, a chain): still every
+  // dependency earlier in the chunk or in an earlier one.
+  const int32_t cap = width * depth;
+  t.chunk_start.push_back(0);
+  int32_t prev = 0;
+  for (int32_t e : ends) {
+    if (e - t.chunk_start.back() > cap) t.chunk_start.push_back(prev);
+    prev = e;
+  }
+  if (t.chunk_start.back() != n) t.chunk_start.push_back(n);
+  return t;
+}
+
 int32_t level_order(const csr& l, std::vector<int32_t>* new_of) {
   const int32_t n = l.n;
   std::vector<int32_t>& level = *new_of;  // the levels first, then overwritten by the new index

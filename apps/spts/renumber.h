@@ -30,4 +30,22 @@ renumbering renumber_by_level(const csr& l, int npes, int threads = 0);
 // over L. Returns the number of levels.
 int32_t level_order(const csr& l, std::vector<int32_t>* new_of);
 
+// Tiles (one PE, the thread kernel): the levels in bands of `depth` consecutive levels, each
+// band's rows in tiles of `width` consecutive positions of its levels (a position is a row's place
+// in its level, in level order). A tile is one work-group's chunk, its rows by level then position,
+// so a chain through a tile's levels stays in the work-group (shared memory). Chunks must be
+// taken after every chunk they depend on: a band's tiles go in ascending position where every
+// dependency inside the band points to a lower tile, descending where every one points to a
+// higher one; a band where both occur, or neither order holds, is cut into one-level chunks of
+// width * depth rows (always in order). On a natural-order 2D grid every band but the one at the
+// middle level is tiled; on most other inputs tiles degenerate to the one-level chunks.
+// Consecutive tiles and pieces share one chunk while they fit in width * depth rows.
+struct tiling {
+  std::vector<int32_t> new_of;       // per original row, its new index
+  std::vector<int32_t> chunk_start;  // chunks + 1 boundaries in the new numbering
+  int32_t levels = 0;
+  int64_t bands = 0, tiled_bands = 0;
+};
+tiling tile_order(const csr& l, int32_t width, int32_t depth);
+
 }  // namespace spts

@@ -34,7 +34,7 @@ constexpr double kLongShare = 0.25;     // share of the off-diagonals in long ro
 constexpr int64_t kResidentPerSm = 2048;
 
 bool use_renumbering(const options& o, const problem& p, int sms) {
-  if (o.renumber != renumber_kind::automatic) return o.renumber == renumber_kind::level;
+  if (o.renumber != renumber_kind::automatic) return o.renumber != renumber_kind::none;
   if (p.levels <= 1) return false;
   return (double)p.l->n / p.levels < (double)kResidentPerSm * std::max(sms, 1);
 }
@@ -86,9 +86,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   std::vector<int32_t> new_of;
   problem p = pin;
   double renumber_s = 0;
-  if (dev_renum) {
-    rn.levels = level_order(*pin.l, &new_of);
-  } else if (renum) {
+  if (renum && !dev_renum) {
     rn = renumber_by_level(*pin.l, pin.npes);
     b_new.resize((size_t)rn.l.n);
     for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
@@ -109,7 +107,6 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   const bool warp = use_warp(o, l);
   const int rows_per_wg = warp ? block / ws : block;
-  const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
 
   std::vector<int32_t> rp(nloc + 1);
   for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
@@ -124,6 +121,19 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   T* b_orig = nullptr;
   T* x_orig = nullptr;
   const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
+  int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
+  const bool tiles = dev_renum && o.renumber == renumber_kind::tiles && !warp;
+  tiling tl;
+  if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
+    tl = tile_order(l, ws, block / ws);
+    new_of.swap(tl.new_of);
+    rn.levels = tl.levels;
+    a.chunk_start = upload<int32_t>(tl.chunk_start);
+    a.nchunks = (unsigned)(tl.chunk_start.size() - 1);
+    grid = std::max(1, (int)a.nchunks);
+  } else if (dev_renum) {
+    rn.levels = level_order(l, &new_of);
+  }
   if (dev_renum) {
     const int32_t n = nloc;
     int32_t* d_new_of = upload<int32_t>(new_of);
@@ -330,7 +340,10 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep" +
-                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)");
+                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)") +
+                (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +
+                             std::to_string(tl.tiled_bands) + " of " + std::to_string(tl.bands) + " bands"
+                       : "");
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
@@ -339,6 +352,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipFree((void*)a.val));
   HIP_CHECK(hipFree((void*)a.b));
   HIP_CHECK(hipFree(old_of));
+  HIP_CHECK(hipFree((void*)a.chunk_start));
   HIP_CHECK(hipFree(b_orig));
   HIP_CHECK(hipFree(x_orig));
   HIP_CHECK(hipFree(a.next_chunk));

@@ -50,6 +50,8 @@ struct syncfree_args {
   const uint32_t* send_mask;     // per local row: the PEs that need it (gio)
   unsigned* next_chunk;          // the work counter
   const int32_t* order;          // this PE's rows by level (or null: natural order)
+  const int32_t* chunk_start;    // tiles: nchunks + 1 chunk boundaries (or null: blockDim rows a chunk)
+  unsigned nchunks;
   int32_t row0, nloc;
   int me, npes;
   unsigned long long timeout_ns;
@@ -325,11 +327,18 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words&
 // *chunk_lo: the local index of the chunk's first row (-1 with `order`).
 template <typename T>
 GIO_DFN int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit, int32_t* chunk_lo = nullptr,
-                         uint64_t* words = nullptr) {
+                         uint64_t* words = nullptr, int32_t* chunk_size = nullptr) {
   __shared__ unsigned chunk;
   if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
   if (words) words[threadIdx.x] = kPending;
   __syncthreads();
+  if (a.chunk_start) {  // tiles (renumber.h): chunks of their own sizes, at most units_per_wg rows
+    if (chunk >= a.nchunks) return a.nloc;
+    const int32_t c0 = a.chunk_start[chunk], c1 = a.chunk_start[chunk + 1];
+    if (chunk_lo) *chunk_lo = c0;
+    if (chunk_size) *chunk_size = c1 - c0;
+    return (int32_t)unit < c1 - c0 ? c0 + (int32_t)unit : a.nloc;
+  }
   const long long idx = (long long)chunk * units_per_wg + unit;
   const long long lo = (long long)chunk * units_per_wg;
   if (chunk_lo) *chunk_lo = a.order ? -1 : (int32_t)(lo < a.nloc ? lo : a.nloc);
@@ -341,7 +350,7 @@ template <typename T, int X>
 __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
   __shared__ uint64_t words[kMaxBlock];
   chunk_words cw{words, -1, (int32_t)blockDim.x};
-  const int32_t i = take_row(a, blockDim.x, threadIdx.x, &cw.lo, words);
+  const int32_t i = take_row(a, blockDim.x, threadIdx.x, &cw.lo, words, &cw.size);
   if (!a.chunk_shared) cw.lo = -1;
   thread_row<T, X>(a, i, cw);
 }

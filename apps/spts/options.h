@@ -26,7 +26,8 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 enum class row_order { natural, level, senders };
 // The sync-free solve's renumbering (renumber.h): level sorts every PE's rows by level and splits
 // every level over the PEs; none keeps L's order with rows in contiguous blocks; automatic takes
-// level where levels are narrow (run_syncfree.cpp says where the line is and why).
+// tiles at one PE and level on several where L is deep (run_syncfree.cpp says where the line is
+// and why).
 // tiles (one PE, thread kernel): level order in tiles a work-group wide and deep (renumber.h).
 enum class renumber_kind { automatic, level, tiles, none };
 enum class exchange { signal, atomic, queue, automatic, store };

@@ -28,15 +28,17 @@ constexpr double kWarpRowLength = 12;   // mean off-diagonals per row
 constexpr int32_t kLongRow = 32;        // off-diagonals of a long row
 constexpr double kLongShare = 0.25;     // share of the off-diagonals in long rows
 
-// --renumber auto: renumber by level where the mean level holds fewer rows than the GPU keeps in
-// flight (kResidentPerSm threads per SM/CU): threads taken in L's order would then wait on rows
-// many levels behind the wavefront, where in level order they start at it.
-constexpr int64_t kResidentPerSm = 2048;
+// --renumber auto: renumber (tiles at one PE, level order on several) where L has more than
+// kDeepLevels levels and rows are solved a thread each. Measured on H200, float
+// (apps/spts/measure_deep.sh; apps/spts/README.md has the table): natural-order road 16M (49
+// levels) 0.80 ms renumbered against 1.31 ms; the grids in natural order 1.4-5.6x faster; random
+// orders (15-23 levels) 4-18 % slower, the permutations of b and x in each solve costing more than
+// the order gains; power-law rmat (a wave per row) 2.5x slower.
+constexpr int32_t kDeepLevels = 32;
 
-bool use_renumbering(const options& o, const problem& p, int sms) {
+bool use_renumbering(const options& o, const problem& p, bool warp) {
   if (o.renumber != renumber_kind::automatic) return o.renumber != renumber_kind::none;
-  if (p.levels <= 1) return false;
-  return (double)p.l->n / p.levels < (double)kResidentPerSm * std::max(sms, 1);
+  return !warp && p.levels > kDeepLevels;
 }
 
 bool use_warp(const options& o, const csr& l) {
@@ -79,7 +81,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   // plan), which the solve then sees as its L, b and PE blocks; x comes back in the new numbering
   // with each entry's original row.
   const double p0 = now_s();
-  const bool renum = use_renumbering(o, pin, prop.multiProcessorCount);
+  const bool renum = use_renumbering(o, pin, use_warp(o, *pin.l));
   const bool dev_renum = renum && pin.npes == 1;
   renumbering rn;
   std::vector<double> b_new;
@@ -122,7 +124,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   T* x_orig = nullptr;
   const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
   int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
-  const bool tiles = dev_renum && o.renumber == renumber_kind::tiles && !warp;
+  const bool tiles =
+      dev_renum && !warp && (o.renumber == renumber_kind::tiles || o.renumber == renumber_kind::automatic);
   tiling tl;
   if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
     tl = tile_order(l, ws, block / ws);

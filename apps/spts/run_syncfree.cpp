@@ -22,7 +22,7 @@ constexpr int kDefaultBlock = 256;
 // A wave per row beats a thread per row when rows are long on average, or when long rows hold
 // much of the work: a power-law matrix (rmat, 4M rows, mean 3 off-diagonals, half of them in rows
 // of 32 or more) solved in 27-76 ms a thread per row and 3.3-3.5 ms a wave per row on H200
-// (results/2026-11-24-h200-s7), while grids and road graphs (no row of 32) are faster a thread per
+// (apps/spts/tune.sh OUT BUILD wgs), while grids and road graphs (no row of 32) are faster a thread per
 // row.
 constexpr double kWarpRowLength = 12;   // mean off-diagonals per row
 constexpr int32_t kLongRow = 32;        // off-diagonals of a long row
@@ -193,7 +193,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     // auto: where every peer is mapped, the store exchange: it leaves no GIO call in the kernel, so
     // the kernel keeps the 25 registers of the kernel without sends (8 work-groups of 256 per SM,
     // where a GIO call's registers hold the signal and atomic kernels at 64, 4 per SM). Road 14M on
-    // H200s (results/2026-11-27-4xh200-s18): store 0.435 / 0.248 ms at 2 / 4 PEs in natural order,
+    // H200s (apps/spts/scaling.sh, docs/performance.md): store 0.435 / 0.248 ms at 2 / 4 PEs in natural order,
     // atomic 0.977 / 0.561; random 0.693 / 1.105 against 0.804 / 1.288. Behind a NIC the signal
     // exchange: one write, where an atomic set is a compare-and-swap loop (mlx5 has no atomic write).
     if (used == exchange::automatic) used = unmapped < 0 ? exchange::store : exchange::signal;

@@ -320,7 +320,7 @@ GIO_DFN void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words&
 // the guarantee above: the rows waiting at once are then the frontier's rather than the rows
 // after it in natural order (on a natural-order 2D grid of 4M rows the resident rows cover 135 of
 // its 2000 grid rows). Measured on H200 it is slower on every input, 1.5-2.7x
-// (results/2026-11-24-h200-s7): a wave's rows are scattered, so each of its polls is 32 loads
+// (apps/spts/tune.sh OUT BUILD rows): a wave's rows are scattered, so each of its polls is 32 loads
 // instead of one, and the memory system the critical path uses carries them. The level-ordered
 // renumbering (renumber.h, --renumber) gets the frontier without the scatter: the matrix itself is
 // renumbered, so a wave's rows and the rows they poll are neighbours in xw.

@@ -97,6 +97,27 @@ error_report relative_error(const std::vector<T>& x, const std::vector<double>& 
   return r;
 }
 
+error_report relative_error_at(const std::vector<double>& x, const std::vector<double>& x_ref,
+                               const std::vector<int32_t>& rows) {
+  if (x.size() < rows.size())
+    throw std::invalid_argument("relative_error_at: " + std::to_string(rows.size()) + " rows, x has " +
+                                std::to_string(x.size()));
+  double scale = 0;
+  for (double v : x_ref) scale = std::max(scale, std::fabs(v));
+  if (scale == 0) scale = 1;
+  error_report r;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const int32_t i = rows[k];
+    if (i < 0 || (size_t)i >= x_ref.size())
+      throw std::invalid_argument("relative_error_at: row " + std::to_string(i) + " out of range [0, " +
+                                  std::to_string(x_ref.size()) + ")");
+    const double e = std::fabs(x[k] - x_ref[i]) / scale;
+    if (std::isnan(e)) return error_report{e, i};
+    if (r.worst_row < 0 || e > r.rel_error) r = error_report{e, i};
+  }
+  return r;
+}
+
 template error_report relative_error<float>(const std::vector<float>&, const std::vector<double>&,
                                             int32_t, int32_t);
 template error_report relative_error<double>(const std::vector<double>&,

@@ -9,9 +9,11 @@ add_library(spts_inputs STATIC
   ${CMAKE_CURRENT_LIST_DIR}/road.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ordering.cpp
   ${CMAKE_CURRENT_LIST_DIR}/analysis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/renumber.cpp
   ${CMAKE_CURRENT_LIST_DIR}/csr_cache.cpp)
 target_include_directories(spts_inputs PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 target_compile_features(spts_inputs PUBLIC cxx_std_17)
+target_link_libraries(spts_inputs PUBLIC Threads::Threads)  # renumber.cpp's permuted copy
 # No fused multiply-adds where the target has them: the generated geometry and values stay the
 # same for a seed on every machine.
 target_compile_options(spts_inputs PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-ffp-contract=off>)

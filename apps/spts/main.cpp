@@ -152,6 +152,7 @@ int run_one(const options& o, const input& in, const analysis& an, const std::ve
   p.me = me;
   p.npes = npes;
   p.bounds = partition(in.l, npes, o.by_nnz);
+  p.levels = an.levels;
   problem whole = p;  // PE 0 alone, every row
   whole.me = 0;
   whole.npes = 1;
@@ -173,7 +174,7 @@ int run_one(const options& o, const input& in, const analysis& an, const std::ve
     t.solve_s.assign(o.reps, 0.0);
     r0 = r1 = 0;
   }
-  const error_report e = relative_error(x, x_ref, r0, r1);
+  const error_report e = !t.renumbered ? relative_error(x, x_ref, r0, r1) : relative_error_at(x, x_ref, t.rows);
   const gathered g = gather(t, e, me, npes);
 
   run_record r;

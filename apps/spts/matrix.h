@@ -95,5 +95,8 @@ struct error_report {
 template <typename T>
 error_report relative_error(const std::vector<T>& x, const std::vector<double>& x_ref,
                             int32_t begin, int32_t end);
+// The same over a list of rows: x[k] is global row rows[k] (a renumbered solve's rows).
+error_report relative_error_at(const std::vector<double>& x, const std::vector<double>& x_ref,
+                               const std::vector<int32_t>& rows);
 
 }  // namespace spts

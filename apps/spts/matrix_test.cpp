@@ -16,6 +16,7 @@
 #include "gen.h"
 #include "matrix.h"
 #include "ordering.h"
+#include "renumber.h"
 
 namespace spts {
 namespace {
@@ -219,6 +220,104 @@ TEST(Reorder, IsASymmetricPermutation) {
     }
   EXPECT_EQ(r.nnz(), l.nnz());
   EXPECT_GT(moved, 0);
+}
+
+// renumber_by_level: the same matrix under the permutation; every row's off-diagonals ascending
+// with the diagonal last; each PE's own dependencies before the row in its block; at one PE lower
+// triangular with levels ascending; every level of at least npes rows split over all PEs.
+TEST(Renumber, LevelOrderSplitOverPes) {
+  for (const char* spec : {"grid2d:n=9", "grid3d:n=5", "road:rows=300", "rmat:scale=7", "banded:n=40,band=3"})
+    for (order o : {order::natural, order::random})
+      for (int npes : {1, 2, 3, 4}) {
+        SCOPED_TRACE(std::string(spec) + " npes " + std::to_string(npes) + (o == order::random ? " random" : ""));
+        const csr l = gen(spec, o);
+        const analysis an = analyze(l);
+        const renumbering r = renumber_by_level(l, npes, 2);
+        ASSERT_EQ(r.levels, an.levels);
+        ASSERT_EQ((int)r.bounds.size(), npes + 1);
+        ASSERT_EQ(r.bounds[0], 0);
+        ASSERT_EQ(r.bounds[npes], l.n);
+        std::vector<int32_t> new_of(l.n, -1);
+        for (int32_t nw = 0; nw < l.n; ++nw) {
+          ASSERT_EQ(new_of[r.old_of[nw]], -1) << "not a permutation";
+          new_of[r.old_of[nw]] = nw;
+        }
+        auto a = dense(l);
+        ASSERT_EQ(r.l.nnz(), l.nnz());
+        std::vector<std::vector<int>> at_level(an.levels, std::vector<int>(npes, 0));
+        for (int q = 0; q < npes; ++q)
+          for (int32_t nw = r.bounds[q]; nw < r.bounds[q + 1]; ++nw) {
+            const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
+            ++at_level[an.level[old]][q];
+            ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
+            ASSERT_EQ(r.l.val[e], a[old][old]);
+            for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
+              const int32_t c = r.l.col[k];
+              if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], c) << "columns ascending";
+              ASSERT_EQ(r.l.val[k], a[old][r.old_of[c]]);
+              ASSERT_LT(an.level[r.old_of[c]], an.level[old]);
+              if (c >= r.bounds[q] && c < r.bounds[q + 1]) ASSERT_LT(c, nw) << "own dependency after the row";
+              if (npes == 1) ASSERT_LT(c, nw);
+            }
+          }
+        for (int32_t v = 0; v < an.levels; ++v) {
+          int w = 0;
+          for (int q = 0; q < npes; ++q) w += at_level[v][q];
+          if (w >= npes)
+            for (int q = 0; q < npes; ++q) EXPECT_GE(at_level[v][q], w / npes) << "level " << v << " PE " << q;
+        }
+        // Narrow levels (a chain) are shared out in runs: every PE has rows.
+        for (int q = 0; q < npes; ++q) EXPECT_GT(r.bounds[q + 1] - r.bounds[q], 0) << "PE " << q;
+        // level_order (the device copy's order) is the one-PE renumbering's.
+        if (npes == 1) {
+          std::vector<int32_t> new_of_1;
+          EXPECT_EQ(level_order(l, &new_of_1), an.levels);
+          EXPECT_EQ(new_of_1, new_of);
+        }
+        // At one PE, levels ascend with the new index.
+        if (npes == 1)
+          for (int32_t nw = 1; nw < l.n; ++nw)
+            ASSERT_LE(an.level[r.old_of[nw - 1]], an.level[r.old_of[nw]]);
+      }
+}
+
+// tile_order: a permutation in chunks of at most width * depth rows, where every dependency is in
+// an earlier chunk or earlier in the same one (what the kernels' progress argument needs); on a
+// natural-order 2D grid all bands but the middle one's are tiled.
+TEST(Renumber, TilesKeepDependenciesBehind) {
+  for (const char* spec : {"grid2d:n=40", "grid2d:n=33", "grid3d:n=7", "road:rows=500", "rmat:scale=8", "banded:n=90,band=2"})
+    for (order o : {order::natural, order::random})
+      for (int32_t width : {4, 32})
+        for (int32_t depth : {1, 3, 8}) {
+          SCOPED_TRACE(std::string(spec) + " width " + std::to_string(width) + " depth " + std::to_string(depth) +
+                       (o == order::random ? " random" : ""));
+          const csr l = gen(spec, o);
+          const tiling t = tile_order(l, width, depth);
+          EXPECT_EQ(t.levels, analyze(l).levels);
+          ASSERT_EQ((int32_t)t.new_of.size(), l.n);
+          std::vector<int32_t> seen(l.n, 0);
+          for (int32_t i = 0; i < l.n; ++i) {
+            ASSERT_GE(t.new_of[i], 0);
+            ASSERT_LT(t.new_of[i], l.n);
+            ASSERT_EQ(seen[t.new_of[i]]++, 0) << "not a permutation";
+          }
+          ASSERT_EQ(t.chunk_start.front(), 0);
+          ASSERT_EQ(t.chunk_start.back(), l.n);
+          std::vector<int32_t> chunk_of(l.n);
+          for (size_t c = 0; c + 1 < t.chunk_start.size(); ++c) {
+            ASSERT_GT(t.chunk_start[c + 1], t.chunk_start[c]);
+            ASSERT_LE(t.chunk_start[c + 1] - t.chunk_start[c], width * depth);
+            for (int32_t k = t.chunk_start[c]; k < t.chunk_start[c + 1]; ++k) chunk_of[k] = (int32_t)c;
+          }
+          for (int32_t i = 0; i < l.n; ++i)
+            for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) {
+              const int32_t ni = t.new_of[i], nc = t.new_of[l.col[k]];
+              ASSERT_LT(nc, ni);
+              ASSERT_LE(chunk_of[nc], chunk_of[ni]);
+            }
+          if (std::string(spec).rfind("grid2d", 0) == 0 && o == order::natural && depth > 1)
+            EXPECT_GE(t.tiled_bands, t.bands - 1);
+        }
 }
 
 TEST(Analyze, HandExample) {

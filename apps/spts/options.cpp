@@ -67,6 +67,18 @@ void print_usage(const char* prog) {
       "                    slower on every input: scattered rows make every poll its own load)\n"
       "                    | senders (gio, ikn: the rows other PEs wait for, and the rows they\n"
       "                    depend on, first; the rest after, each part in natural order)\n"
+      "  --renumber R      sync-free solves (single, gio, ikn): level (rows renumbered by level,\n"
+      "                    each level split over the PEs; preprocessing on the host, in prep)\n"
+      "                    | tiles (one PE: level order in tiles of a wave's width of positions\n"
+      "                    by block/wave levels, a work-group each; as level on several PEs)\n"
+      "                    | none (L's order, rows in contiguous blocks) | auto (default: tiles at\n"
+      "                    one PE, level on several, where L has more than 32 levels and rows\n"
+      "                    are solved a thread each; else none)\n"
+      "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
+      "                    work-group is polled in shared memory) | global (every dependency\n"
+      "                    through xw in global memory: one hop through L2 each)\n"
+      "  --poll-batch N    thread kernel: dependency words loaded at once, taken in order up to\n"
+      "                    the first unsolved one (1-4, default 4)\n"
       "  --backoff NS      sync-free kernels: longest sleep between polls of an unsolved\n"
       "                    dependency, doubling from 32 ns (default 0: poll without sleeping)\n"
       "  --seed S          x_ref's seed, and --order random's for files (default 1)\n"
@@ -122,7 +134,13 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     if (name == "--reps") ok = gio_app::to_int("spts", n, v, 1, &o->reps);
     else if (name == "--warmup") ok = gio_app::to_int("spts", n, v, 0, &o->warmup);
     else if (name == "--block") ok = gio_app::to_int("spts", n, v, 0, &o->block);
-    else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
+    else if (name == "--poll-batch") {
+      ok = gio_app::to_int("spts", n, v, 1, &o->poll_batch);
+      if (ok && o->poll_batch > 4) {
+        std::fprintf(stderr, "spts: --poll-batch is 1 to 4 (got %d)\n", o->poll_batch);
+        ok = false;
+      }
+    } else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
     else if (name == "--timeout") ok = gio_app::to_positive("spts", n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;
@@ -173,6 +191,15 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const char* const names[] = {"level", "natural", "senders"};
       const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
       ok = to_enum(n, value, names, vals, &o->rows);
+    } else if (name == "--renumber") {
+      const char* const names[] = {"auto", "level", "tiles", "none"};
+      const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
+                                    renumber_kind::none};
+      ok = to_enum(n, value, names, vals, &o->renumber);
+    } else if (name == "--chunk-deps") {
+      const char* const names[] = {"shared", "global"};
+      const bool vals[] = {true, false};
+      ok = to_enum(n, value, names, vals, &o->chunk_shared);
     } else if (name == "--balance") {
       const char* const names[] = {"rows", "nnz"};
       const bool vals[] = {false, true};

@@ -24,6 +24,12 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 // natural: row order; level: by level; senders: the PE's rows that other PEs' rows depend on, with
 // everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).
 enum class row_order { natural, level, senders };
+// The sync-free solve's renumbering (renumber.h): level sorts every PE's rows by level and splits
+// every level over the PEs; none keeps L's order with rows in contiguous blocks; automatic takes
+// tiles at one PE and level on several where L is deep (run_syncfree.cpp says where the line is
+// and why).
+// tiles (one PE, thread kernel): level order in tiles a work-group wide and deep (renumber.h).
+enum class renumber_kind { automatic, level, tiles, none };
 enum class exchange { signal, atomic, queue, automatic, store };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
@@ -44,6 +50,9 @@ struct options {
   int reps = 5;                    // timed repetitions (the median is reported)
   int warmup = 1;                  // untimed solves first
   row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
+  renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
+  bool chunk_shared = true;        // --chunk-deps shared|global: a chunk's own rows through shared memory
+  int poll_batch = 4;              // --poll-batch N: thread kernel, dependency words loaded together (1-4)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
   uint64_t seed = 1;               // x_ref (and --order random for files)
   std::string json;                // append one JSON line here (PE 0)

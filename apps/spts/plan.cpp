@@ -11,7 +11,7 @@ std::vector<uint32_t> component_masks(const csr& l, const std::vector<int32_t>& 
   for (int q = 0; q < npes; ++q)
     for (int32_t i = bounds[q]; i < bounds[q + 1]; ++i)
       for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k)
-        if (l.col[k] < bounds[q]) mask[l.col[k]] |= 1u << q;  // L: columns below the row, so below q's block start means another PE
+        if (l.col[k] < bounds[q] || l.col[k] >= bounds[q + 1]) mask[l.col[k]] |= 1u << q;  // another PE's row
   return mask;
 }
 

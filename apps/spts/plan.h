@@ -24,7 +24,8 @@ struct exchange_plan {
 };
 
 // Every component's mask (bit q: PE q owns a row that depends on it), over all n rows: the
-// exchange plan and the level-set plan both count from it.
+// exchange plan and the level-set plan both count from it. L need not be lower triangular (a
+// renumbered L, renumber.h): a column outside PE q's block [bounds[q], bounds[q+1]) is another PE's.
 std::vector<uint32_t> component_masks(const csr& l, const std::vector<int32_t>& bounds);
 
 exchange_plan make_exchange_plan(const csr& l, const std::vector<int32_t>& bounds, int me);

@@ -94,7 +94,8 @@ bool report(const run_record& r) {
        "nonzeros along the heaviest dependency chain (work no schedule can overlap)");
   line("input", fmt("%.4f", r.input_s), "s", "reading or generating L on the host");
   line("prep", fmt("%.4f", r.times.prep_s), "s",
-       "preprocessing on the device, once per run (not in the solve)");
+       "preprocessing, once per run, not in the solve (sync-free: the renumbering on the\n"
+       "host and the uploads; vendor: its analysis)");
   line("solve", fmt("%.4f", s.median_s * 1e3), "ms",
        fmt("median of %zu repetitions (min %.4f, max %.4f), each the slowest PE's", r.times.solve_s.size(),
            s.min_s * 1e3, s.max_s * 1e3));
@@ -133,7 +134,7 @@ bool report(const run_record& r) {
       f,
       "{\"app\":\"spts\",\"variant\":\"%s\",\"exchange\":%s,\"kernel\":%s,\"detail\":%s,\"type\":\"%s\","
       "\"input\":%s,\"order\":\"%s\",\"balance\":\"%s\",\"rows\":%d,\"nnz\":%lld,\"levels\":%d,"
-      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"seed\":%llu,"
+      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"renumbered\":%s,\"chunk_deps\":\"%s\",\"seed\":%llu,"
       "\"input_s\":%s,\"prep_s\":%s,\"solve_s\":%s,\"median_s\":%s,\"min_s\":%s,\"max_s\":%s,\"gflops\":%s,"
       "\"remote_ready_s\":%s,\"single_s\":%s,\"vendor\":%s,\"vendor_s\":%s,\"speedup_single\":%s,\"speedup_vendor\":%s,"
       "\"efficiency\":%s,\"rel_error\":%s,\"tolerance\":%s,\"worst_row\":%d,\"check\":\"%s\",\"device\":%s,"
@@ -142,7 +143,9 @@ bool report(const run_record& r) {
       syncfree ? json_string(kernel_name(o.kernel)).c_str() : "null", json_string(r.times.detail).c_str(),
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
-      o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns, (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
+      o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns,
+      syncfree ? (r.times.by_level ? "true" : "false") : "null", o.chunk_shared ? "shared" : "global",
+      (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), solves.c_str(),
       num(s.median_s).c_str(), num(s.min_s).c_str(), num(s.max_s).c_str(), num(s.gflops).c_str(),
       num(ready.median_s).c_str(), num(r.single_s).c_str(), vendor_json.c_str(), num(r.vendor_s).c_str(), num(vs_single).c_str(),
       num(vs_vendor).c_str(), num(efficiency).c_str(), num(r.rel_error).c_str(), num(tol).c_str(),

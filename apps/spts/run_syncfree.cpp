@@ -4,6 +4,8 @@
 
 #include "hip_check.h"
 #include "plan.h"
+#include "renumber.h"
+#include "renumber_dev.h"
 #include "runs.h"
 #include "syncfree.h"
 
@@ -25,6 +27,19 @@ constexpr int kDefaultBlock = 256;
 constexpr double kWarpRowLength = 12;   // mean off-diagonals per row
 constexpr int32_t kLongRow = 32;        // off-diagonals of a long row
 constexpr double kLongShare = 0.25;     // share of the off-diagonals in long rows
+
+// --renumber auto: renumber (tiles at one PE, level order on several) where L has more than
+// kDeepLevels levels and rows are solved a thread each. Measured on H200, float
+// (apps/spts/measure_deep.sh; apps/spts/README.md has the table): natural-order road 16M (49
+// levels) 0.80 ms renumbered against 1.31 ms; the grids in natural order 1.4-5.6x faster; random
+// orders (15-23 levels) 4-18 % slower, the permutations of b and x in each solve costing more than
+// the order gains; power-law rmat (a wave per row) 2.5x slower.
+constexpr int32_t kDeepLevels = 32;
+
+bool use_renumbering(const options& o, const problem& p, bool warp) {
+  if (o.renumber != renumber_kind::automatic) return o.renumber != renumber_kind::none;
+  return !warp && p.levels > kDeepLevels;
+}
 
 bool use_warp(const options& o, const csr& l) {
   if (o.kernel != kernel_kind::automatic) return o.kernel == kernel_kind::warp;
@@ -48,19 +63,43 @@ void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
 }  // namespace
 
 template <typename T>
-solve_times run_syncfree(const problem& p, const options& o, std::vector<double>* x) {
-  const csr& l = *p.l;
+solve_times run_syncfree(const problem& pin, const options& o, std::vector<double>* x) {
   const bool dist = distributed_syncfree(o.var);
   exchange used = o.xchg;  // --exchange auto is resolved once xw exists (below)
   int xk = XCHG_NONE;
-  const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
-  const int32_t base = l.row_ptr[r0];
   solve_times t;
 
   hipDeviceProp_t prop;
   int dev = 0;
   HIP_CHECK(hipGetDevice(&dev));
   HIP_CHECK(hipGetDeviceProperties(&prop, dev));
+
+  // Preprocessing (timed in prep_s): the level-ordered renumbering. At one PE the host finds the
+  // order (level_order) and the device makes the renumbered L (renumber_dev.h); each timed solve
+  // then gathers b into the new order and scatters x back, so it takes and gives L's order. On
+  // several PEs the host makes the renumbered L (every PE needs the whole of it for the exchange
+  // plan), which the solve then sees as its L, b and PE blocks; x comes back in the new numbering
+  // with each entry's original row.
+  const double p0 = now_s();
+  const bool renum = use_renumbering(o, pin, use_warp(o, *pin.l));
+  const bool dev_renum = renum && pin.npes == 1;
+  renumbering rn;
+  std::vector<double> b_new;
+  std::vector<int32_t> new_of;
+  problem p = pin;
+  double renumber_s = 0;
+  if (renum && !dev_renum) {
+    rn = renumber_by_level(*pin.l, pin.npes);
+    b_new.resize((size_t)rn.l.n);
+    for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
+    p.l = &rn.l;
+    p.b = &b_new;
+    p.bounds = rn.bounds;
+    renumber_s = now_s() - p0;
+  }
+  const csr& l = *p.l;
+  const int32_t r0 = p.row0(), r1 = p.row1(), nloc = r1 - r0;
+  const int32_t base = l.row_ptr[r0];
   const int ws = prop.warpSize;
   const int block = o.block ? o.block : kDefaultBlock;
   if (block % ws || block > kMaxBlock) {
@@ -70,9 +109,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   }
   const bool warp = use_warp(o, l);
   const int rows_per_wg = warp ? block / ws : block;
-  const int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
 
-  const double p0 = now_s();
   std::vector<int32_t> rp(nloc + 1);
   for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
   syncfree_args<T> a = {};
@@ -80,6 +117,56 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   a.col = upload<int32_t>(l.col.data() + base, rp[nloc]);
   a.val = upload<T>(l.val.data() + base, rp[nloc]);
   a.b = upload<T>(p.b->data() + r0, nloc);
+  // dev_renum: L as stored is on the device; the renumbered copy replaces it. b_orig keeps b in
+  // L's order (each solve gathers it), x_orig receives x in L's order.
+  int32_t* old_of = nullptr;
+  T* b_orig = nullptr;
+  T* x_orig = nullptr;
+  const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
+  int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
+  const bool tiles =
+      dev_renum && !warp && (o.renumber == renumber_kind::tiles || o.renumber == renumber_kind::automatic);
+  tiling tl;
+  if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
+    tl = tile_order(l, ws, block / ws);
+    new_of.swap(tl.new_of);
+    rn.levels = tl.levels;
+    a.chunk_start = upload<int32_t>(tl.chunk_start);
+    a.nchunks = (unsigned)(tl.chunk_start.size() - 1);
+    grid = std::max(1, (int)a.nchunks);
+  } else if (dev_renum) {
+    rn.levels = level_order(l, &new_of);
+  }
+  if (dev_renum) {
+    const int32_t n = nloc;
+    int32_t* d_new_of = upload<int32_t>(new_of);
+    int32_t *rp_new = nullptr, *col_new = nullptr;
+    T* val_new = nullptr;
+    HIP_CHECK(hipMalloc((void**)&old_of, (size_t)n * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&rp_new, ((size_t)n + 1) * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&col_new, (size_t)rp[n] * sizeof(int32_t)));
+    HIP_CHECK(hipMalloc((void**)&val_new, (size_t)rp[n] * sizeof(T)));
+    HIP_CHECK(hipMalloc((void**)&x_orig, (size_t)n * sizeof(T)));
+    hipLaunchKernelGGL(rn_rows, dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, (const int32_t*)d_new_of, old_of,
+                       rp_new, n);
+    hipLaunchKernelGGL(rn_scan, dim3(1), dim3(block), 0, 0, rp_new, (int64_t)n + 1);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col, a.val,
+                       (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(d_new_of));
+    HIP_CHECK(hipFree((void*)a.row_ptr));
+    HIP_CHECK(hipFree((void*)a.col));
+    HIP_CHECK(hipFree((void*)a.val));
+    a.row_ptr = rp_new;
+    a.col = col_new;
+    a.val = val_new;
+    b_orig = (T*)a.b;
+    T* b_new_dev = nullptr;
+    HIP_CHECK(hipMalloc((void**)&b_new_dev, (size_t)n * sizeof(T)));
+    a.b = b_new_dev;
+    renumber_s = now_s() - p0;
+  }
   a.row0 = r0;
   a.nloc = nloc;
   a.me = p.me;
@@ -87,6 +174,8 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   a.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
   a.backoff_ns = (unsigned)o.backoff_ns;
   a.inject_row = o.inject_error && nloc > 0 ? nloc - 1 : -1;
+  a.chunk_shared = o.chunk_shared ? 1 : 0;
+  a.poll_batch = std::min(std::max(o.poll_batch, 1), kPollBatch);
   HIP_CHECK(hipMalloc((void**)&a.next_chunk, sizeof(unsigned)));
   const size_t xw_bytes = (size_t)l.n * sizeof(uint64_t);
   exchange_plan plan;
@@ -181,7 +270,7 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
       if (!first[i]) rows_in_order.push_back(i);
     a.order = upload<int32_t>(rows_in_order);
   }
-  if (o.rows == row_order::level) {  // this PE's rows sorted by level (stable: ascending within a level)
+  if (o.rows == row_order::level && !renum) {  // this PE's rows sorted by level (stable: ascending within a level)
     const analysis an = analyze(l);
     std::vector<int32_t> count(an.levels + 1, 0);
     for (int32_t i = r0; i < r1; ++i) ++count[an.level[i] + 1];
@@ -209,11 +298,17 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
     HIP_CHECK(hipDeviceSynchronize());
     if (dist) shmem_barrier_all();  // no PE's components arrive before this PE's reset
     const double t0 = now_s();
+    if (dev_renum)
+      hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_gather<T>), dim3(aux_grid), dim3(block), 0, 0, (const T*)b_orig,
+                         (const int32_t*)old_of, (T*)a.b, nloc);
     if (xk == XCHG_NONE) launch<T, XCHG_NONE>(warp, grid, block, a);
     else if (xk == XCHG_SIGNAL) launch<T, XCHG_SIGNAL>(warp, grid, block, a);
     else if (xk == XCHG_ATOMIC) launch<T, XCHG_ATOMIC>(warp, grid, block, a);
     else if (xk == XCHG_STORE) launch<T, XCHG_STORE>(warp, grid, block, a);
     else launch<T, XCHG_QUEUE>(warp, grid, block, a);
+    if (dev_renum)
+      hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_scatter<T>), dim3(aux_grid), dim3(block), 0, 0, (const uint64_t*)a.xw,
+                         (const int32_t*)old_of, x_orig, nloc);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     const double dt = now_s() - t0;
@@ -225,15 +320,33 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   if (o.probe_ready && dist)
     for (int r = 0; r < o.reps; ++r) t.ready_s.push_back(solve(true));
 
-  std::vector<uint64_t> words(nloc);
-  HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
   x->resize(nloc);
-  for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+  if (dev_renum) {  // x in L's order
+    std::vector<T> xs(nloc);
+    HIP_CHECK(hipMemcpy(xs.data(), x_orig, nloc * sizeof(T), hipMemcpyDeviceToHost));
+    for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)xs[i];
+  } else {
+    std::vector<uint64_t> words(nloc);
+    HIP_CHECK(hipMemcpy(words.data(), a.xw + r0, nloc * sizeof(uint64_t), hipMemcpyDeviceToHost));
+    for (int32_t i = 0; i < nloc; ++i) (*x)[i] = (double)from_word<T>(words[i]);
+  }
+  t.by_level = renum;
+  t.renumbered = renum && !dev_renum;
+  if (t.renumbered) t.rows.assign(rn.old_of.begin() + r0, rn.old_of.begin() + r1);
 
   t.detail = std::string(warp ? "a wave per row" : "a thread per row") + ", " + std::to_string(grid) +
-             " work-groups x " + std::to_string(block) + (o.rows == row_order::level ? ", rows by level"
+             " work-groups x " + std::to_string(block) + (o.rows == row_order::level && !renum ? ", rows by level"
               : first_rows >= 0 ? ", senders' rows first (" + std::to_string(first_rows) + " of " + std::to_string(nloc) + ")"
-                                : ", rows in natural order");
+                                : renum ? ", rows in level order" : ", rows in natural order") +
+             (warp ? "" : o.chunk_shared ? ", a work-group's own rows through shared memory" : ", every dependency through global memory") +
+             (warp ? "" : ", " + std::to_string(a.poll_batch) + " dependency words a poll");
+  if (renum)
+    t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
+                " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep" +
+                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)") +
+                (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +
+                             std::to_string(tl.tiled_bands) + " of " + std::to_string(tl.bands) + " bands"
+                       : "");
   if (dist) t.exchange = exchange_name(used);
   if (dist) t.detail += std::string(", exchange ") + exchange_name(used) + ", " + std::to_string(plan.sends) +
                         " components sent" + (xk == XCHG_NONE ? " (so the kernel without send paths)" : "");
@@ -241,6 +354,10 @@ solve_times run_syncfree(const problem& p, const options& o, std::vector<double>
   HIP_CHECK(hipFree((void*)a.col));
   HIP_CHECK(hipFree((void*)a.val));
   HIP_CHECK(hipFree((void*)a.b));
+  HIP_CHECK(hipFree(old_of));
+  HIP_CHECK(hipFree((void*)a.chunk_start));
+  HIP_CHECK(hipFree(b_orig));
+  HIP_CHECK(hipFree(x_orig));
   HIP_CHECK(hipFree(a.next_chunk));
   HIP_CHECK(hipFree((void*)a.order));
   if (dist) {

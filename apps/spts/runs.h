@@ -15,12 +15,16 @@ struct solve_times {
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
   const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)
   std::vector<double> ready_s;     // --probe-remote-ready: the probe's repetitions (this PE's times)
+  bool by_level = false;           // the sync-free solve ran renumbered by level (--renumber)
+  bool renumbered = false;         // x is in a renumbered order: entry k is original row rows[k]
+  std::vector<int32_t> rows;       // (a PE may have none); otherwise x holds rows [row0, row1)
 };
 
 struct problem {
   const csr* l = nullptr;              // the whole L (every PE holds it)
   const std::vector<double>* b = nullptr;  // the whole b = L x_ref
   std::vector<int32_t> bounds;         // npes + 1 row boundaries
+  int32_t levels = 0;                  // L's levels (analyze), for --renumber auto
   int me = 0, npes = 1;
   int32_t row0() const { return bounds[me]; }
   int32_t row1() const { return bounds[me + 1]; }

@@ -31,6 +31,7 @@ namespace spts {
 constexpr uint64_t kPending = ~0ull;    // no solved value has these bits (see to_word)
 constexpr int kMaxBlock = 256;          // threads per work-group (the kernels' launch bounds)
 constexpr int kMaxWave = 64;            // lanes per wave, at most (AMD)
+constexpr int kPollBatch = 4;           // thread kernel: dependency words loaded together, at most
 
 enum xchg_kind { XCHG_NONE = 0, XCHG_SIGNAL = 1, XCHG_QUEUE = 2, XCHG_ATOMIC = 3, XCHG_STORE = 4 };
 
@@ -49,11 +50,15 @@ struct syncfree_args {
   const uint32_t* send_mask;     // per local row: the PEs that need it (gio)
   unsigned* next_chunk;          // the work counter
   const int32_t* order;          // this PE's rows by level (or null: natural order)
+  const int32_t* chunk_start;    // tiles: nchunks + 1 chunk boundaries (or null: blockDim rows a chunk)
+  unsigned nchunks;
   int32_t row0, nloc;
   int me, npes;
   unsigned long long timeout_ns;
   unsigned backoff_ns;           // longest sleep between polls of a dependency (0: poll flat out)
   int inject_row;                // local row whose value is perturbed (tests), or -1
+  int chunk_shared;              // thread kernel: a chunk's own rows through shared memory (--chunk-deps)
+  int poll_batch;                // thread kernel: dependency words loaded together (1..kPollBatch)
   // exchange::store: every PE's xw as this PE maps it (shmem_ptr; this PE's own entry unused)
   uint64_t* const* peer_xw;
   // exchange::queue
@@ -216,12 +221,41 @@ GIO_DEVICE_INLINE T finish(const syncfree_args<T>& a, int32_t i, T acc, int32_t 
 // which runs once per component sent, not per term.
 #define SPTS_BOUNDS __launch_bounds__(kMaxBlock, 4)
 
+// A component word in shared memory: the same value-is-the-flag protocol as xw, between the
+// threads of one work-group.
+GIO_DEVICE_INLINE uint64_t load_shared_word(const uint64_t* p) { return gio::plat::load_polled(p); }
+GIO_DEVICE_INLINE void store_shared_word(uint64_t* p, uint64_t w) {
+#if defined(GIO_PLATFORM_HOST)
+  __atomic_store_n(p, w, __ATOMIC_RELEASE);
+#else
+  *(volatile uint64_t*)p = w;
+#endif
+}
+
+// The rows of one work-group's chunk (consecutive local rows, in natural or level-renumbered
+// order) keep their solved words in shared memory too: a dependency on a row of the same chunk is
+// polled there, one shared-memory hop instead of a round trip through L2 to another SM. On a chain
+// (banded, or the narrow first and last levels of a grid) a chunk's rows then solve at the pace of
+// shared memory; rows of other chunks are read from xw as before.
+struct chunk_words {
+  uint64_t* words;  // one word per thread of the work-group (shared memory)
+  int32_t lo;       // local index of the chunk's first row, or -1 (rows taken through `order`)
+  int32_t size;     // rows in the chunk (blockDim.x)
+};
+
 template <typename T, int X>
-GIO_DEVICE_INLINE void thread_row(const syncfree_args<T>& a, int32_t i) {
+GIO_DEVICE_INLINE void thread_row(const syncfree_args<T>& a, int32_t i, const chunk_words& cw) {
   bool done = i >= a.nloc;
   int32_t k = done ? 0 : a.row_ptr[i];
   const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
   const uint32_t dests = (X != XCHG_NONE && !done) ? a.send_mask[i] : 0;
+  // Loaded before the first poll: once the last dependency arrives, nothing else stands between
+  // it and this row's store.
+  const T bi = done ? (T)0 : a.b[i], di = done ? (T)1 : a.val[diag];
+  // Shared slots are at local row - chunk_base; cw.lo < 0 makes every slot out of range.
+  const int32_t chunk_base = a.row0 + (cw.lo < 0 ? 0 : cw.lo);
+  // Only the chunk's own rows: the slots of a last, partial chunk past nloc would be another PE's.
+  const uint32_t nslots = cw.lo < 0 ? 0u : (uint32_t)(cw.size < a.nloc - cw.lo ? cw.size : a.nloc - cw.lo);
   T acc = 0;
   spin_clock clk;
   int32_t waited_for = -1;
@@ -230,18 +264,39 @@ GIO_DEVICE_INLINE void thread_row(const syncfree_args<T>& a, int32_t i) {
     uint64_t word = 0;
     if (!done) {
       const int32_t k0 = k;
-      for (; k < diag; ++k) {
-        const int32_t c = a.col[k];
-        const uint64_t u = gio::plat::load_polled(&a.xw[c]);
-        if (u == kPending) {
-          waited_for = c;
-          break;
+      // kPollBatch terms' words are loaded at once, then taken in order up to the first pending
+      // one: when the term this lane waited for arrives, the terms after it (on a grid, most often
+      // already solved) come with it instead of one more round trip each.
+      while (k < diag) {
+        uint64_t u[kPollBatch];
+        T v[kPollBatch];
+#pragma unroll
+        for (int j = 0; j < kPollBatch; ++j) {
+          u[j] = kPending;
+          if (k + j < diag && j < a.poll_batch) {
+            const int32_t c = a.col[k + j];
+            v[j] = a.val[k + j];
+            const uint32_t s = (uint32_t)(c - chunk_base);
+            u[j] = s < nslots ? load_shared_word(&cw.words[s]) : gio::plat::load_polled(&a.xw[c]);
+          }
         }
-        acc += a.val[k] * from_word<T>(u);
+        int j = 0;
+#pragma unroll
+        for (int t = 0; t < kPollBatch; ++t) {
+          if (j != t || k + t >= diag || t >= a.poll_batch || u[t] == kPending) continue;
+          acc += v[t] * from_word<T>(u[t]);
+          ++j;
+        }
+        k += j;
+        if (j < a.poll_batch) break;
       }
+      if (k < diag) waited_for = a.col[k];
       if (k != k0) clk.progress();
       if (k == diag) {
-        word = to_word(finish(a, i, acc, diag));
+        T xv = (bi - acc) / di;
+        if (i == a.inject_row) xv = xv * (T)1.001 + (T)1e-3;
+        word = to_word(xv);
+        if (nslots) store_shared_word(&cw.words[a.row0 + i - chunk_base], word);
         if (X == XCHG_QUEUE) gio::plat::store_relaxed_system((unsigned long long*)&a.xw[a.row0 + i], word);
         else publish_signal<T, X>(a, i, word);
         done = fresh = true;
@@ -266,20 +321,38 @@ GIO_DEVICE_INLINE void thread_row(const syncfree_args<T>& a, int32_t i) {
 // after it in natural order (on a natural-order 2D grid of 4M rows the resident rows cover 135 of
 // its 2000 grid rows). Measured on H200 it is slower on every input, 1.5-2.7x
 // (apps/spts/tune.sh OUT BUILD rows): a wave's rows are scattered, so each of its polls is 32 loads
-// instead of one, and the memory system the critical path uses carries them.
+// instead of one, and the memory system the critical path uses carries them. The level-ordered
+// renumbering (renumber.h, --renumber) gets the frontier without the scatter: the matrix itself is
+// renumbered, so a wave's rows and the rows they poll are neighbours in xw.
+// *chunk_lo: the local index of the chunk's first row (-1 with `order`).
 template <typename T>
-GIO_DEVICE_INLINE int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit) {
+GIO_DEVICE_INLINE int32_t take_row(const syncfree_args<T>& a, unsigned units_per_wg, unsigned unit, int32_t* chunk_lo = nullptr,
+                         uint64_t* words = nullptr, int32_t* chunk_size = nullptr) {
   __shared__ unsigned chunk;
   if (threadIdx.x == 0) chunk = atomicAdd(a.next_chunk, 1u);
+  if (words) words[threadIdx.x] = kPending;
   __syncthreads();
+  if (a.chunk_start) {  // tiles (renumber.h): chunks of their own sizes, at most units_per_wg rows
+    if (chunk >= a.nchunks) return a.nloc;
+    const int32_t c0 = a.chunk_start[chunk], c1 = a.chunk_start[chunk + 1];
+    if (chunk_lo) *chunk_lo = c0;
+    if (chunk_size) *chunk_size = c1 - c0;
+    return (int32_t)unit < c1 - c0 ? c0 + (int32_t)unit : a.nloc;
+  }
   const long long idx = (long long)chunk * units_per_wg + unit;
+  const long long lo = (long long)chunk * units_per_wg;
+  if (chunk_lo) *chunk_lo = a.order ? -1 : (int32_t)(lo < a.nloc ? lo : a.nloc);
   if (idx >= a.nloc) return a.nloc;
   return a.order ? a.order[idx] : (int32_t)idx;
 }
 
 template <typename T, int X>
 __global__ void SPTS_BOUNDS solve_thread(syncfree_args<T> a) {
-  thread_row<T, X>(a, take_row(a, blockDim.x, threadIdx.x));
+  __shared__ uint64_t words[kMaxBlock];
+  chunk_words cw{words, -1, (int32_t)blockDim.x};
+  const int32_t i = take_row(a, blockDim.x, threadIdx.x, &cw.lo, words, &cw.size);
+  if (!a.chunk_shared) cw.lo = -1;
+  thread_row<T, X>(a, i, cw);
 }
 
 // A wave per row, for long rows: the lanes stride over the row, wait for their own terms, and the

@@ -35,6 +35,51 @@ foreach(g ${spts_kinds})
   spts_test(levelset.${kind}.random.np2 2 p2p --variant levelset --gen ${g} --order random)
 endforeach()
 
+# The level-ordered renumbering (--renumber level: each PE's rows by level, every level split over
+# the PEs, so a PE's rows depend on other PEs' at every level): every kind, both orders, float and
+# double, 1 to 4 PEs, over p2p and gda. And L's own order with contiguous blocks (--renumber none),
+# which --renumber auto keeps where levels are wide.
+foreach(g ${spts_kinds})
+  string(REGEX REPLACE ":.*" "" kind ${g})
+  foreach(ord natural random)
+    spts_test(single.renumber.${kind}.${ord}.np1 1 p2p --variant single --renumber level --gen ${g} --order ${ord})
+    spts_test(single.renumber.float.${kind}.${ord}.np1 1 p2p --variant single --renumber level --type float
+              --gen ${g} --order ${ord})
+    spts_test(gio.renumber.float.${kind}.${ord}.np2 2 p2p --variant gio --renumber level --type float --gen ${g}
+              --order ${ord})
+    spts_test(gio.renumber.gda.${kind}.${ord}.np4 4 gda --variant gio --renumber level --gen ${g} --order ${ord})
+    spts_test(single.renumber-none.${kind}.${ord}.np1 1 p2p --variant single --renumber none --gen ${g} --order ${ord})
+  endforeach()
+  spts_test(gio.renumber.signal.${kind}.np3 3 p2p --variant gio --renumber level --exchange signal --gen ${g})
+  spts_test(gio.renumber.queue.gda.float.${kind}.np2 2 gda --variant gio --renumber level --exchange queue
+            --type float --gen ${g})
+endforeach()
+# Every dependency through global memory (--chunk-deps global), and the shared-memory path on a
+# chain longer than a work-group, in lockstep waves (the emulator's mode for GPUs without
+# independent thread scheduling): a lane polls a wave-mate's word without blocking on it.
+spts_test(single.chunk-global.banded.np1 1 p2p --variant single --chunk-deps global --gen banded:n=300,band=3)
+spts_test(gio.chunk-global.grid2d.np2 2 p2p --variant gio --chunk-deps global --renumber level --gen grid2d:n=24)
+spts_test(single.chunk-shared.lockstep.banded.np1 1 p2p --variant single --gen banded:n=700,band=1 --block 32)
+set_property(TEST app.spts.single.chunk-shared.lockstep.banded.np1 APPEND PROPERTY ENVIRONMENT
+             GIO_HOST_WAVE_LOCKSTEP=1)
+spts_test(gio.renumber.store.lockstep.banded.np2 2 p2p --variant gio --exchange store --renumber level
+          --gen banded:n=700,band=2 --block 32)
+set_property(TEST app.spts.gio.renumber.store.lockstep.banded.np2 APPEND PROPERTY ENVIRONMENT
+             GIO_HOST_WAVE_LOCKSTEP=1)
+# --renumber tiles (one PE; several PEs take level order): every kind, both types.
+foreach(g ${spts_kinds})
+  string(REGEX REPLACE ":.*" "" kind ${g})
+  spts_test(single.tiles.${kind}.natural.np1 1 p2p --variant single --renumber tiles --gen ${g})
+  spts_test(gio.tiles.float.${kind}.random.np1 1 p2p --variant gio --renumber tiles --type float --gen ${g} --order random)
+endforeach()
+spts_test(single.tiles.grid2d.block32.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=70 --block 32)
+spts_test(single.tiles.lockstep.grid2d.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=50 --block 128)
+set_property(TEST app.spts.single.tiles.lockstep.grid2d.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)
+spts_test(gio.tiles.grid2d.np2 2 p2p --variant gio --renumber tiles --gen grid2d:n=24)
+spts_test(single.poll-batch1.grid3d.np1 1 p2p --variant single --poll-batch 1 --gen grid3d:n=8)
+spts_test(gio.poll-batch2.float.road.random.np3 3 p2p --variant gio --poll-batch 2 --type float --gen road:rows=700 --order random)
+spts_test(gio.renumber-none.signal.grid2d.np2 2 p2p --variant gio --renumber none --exchange signal --gen grid2d:n=24)
+
 # PE counts, kernels, types and balance the loop above does not reach.
 spts_test(gio.signal.grid2d.np1 1 p2p --variant gio --exchange signal --gen grid2d:n=24)
 # Rows taken by level instead of in natural order (the default).
@@ -149,13 +194,24 @@ add_test(NAME app.spts.ikn.other-transport.np2
 set_tests_properties(app.spts.ikn.other-transport.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV};GIO_TRANSPORT=p2p"
                      TIMEOUT 60 PROCESSORS 2 LABELS spts)
 
-# The check can fail: one perturbed component must make the run exit with 1 and report FAIL.
+# The check can fail: one perturbed component must make the run exit with 1 and report FAIL (the
+# sync-free solves renumbered by level and in L's order).
 foreach(v gio levelset single)
   add_test(NAME app.spts.${v}.inject-error.np2
            COMMAND bash ${GIO_APP_COMMON}/expect_fail.sh ${SPTS_GIORUN} -n 2 $<TARGET_FILE:spts>
                    --variant ${v} --gen grid2d:n=16 --reps 1 --no-refs --inject-error)
   set_tests_properties(app.spts.${v}.inject-error.np2 PROPERTIES ENVIRONMENT "${SPTS_ENV}" TIMEOUT 300
                        PROCESSORS 2 LABELS spts)
+endforeach()
+foreach(c "gio;level;4" "gio;none;2" "single;level;1" "single;none;1" "single;tiles;1")
+  list(GET c 0 v)
+  list(GET c 1 rn)
+  list(GET c 2 np)
+  add_test(NAME app.spts.${v}.inject-error.renumber-${rn}.np${np}
+           COMMAND bash ${GIO_APP_COMMON}/expect_fail.sh ${SPTS_GIORUN} -n ${np} $<TARGET_FILE:spts>
+                   --variant ${v} --renumber ${rn} --gen grid3d:n=8 --reps 1 --no-refs --inject-error)
+  set_tests_properties(app.spts.${v}.inject-error.renumber-${rn}.np${np} PROPERTIES ENVIRONMENT "${SPTS_ENV}"
+                       TIMEOUT 300 PROCESSORS ${np} LABELS spts)
 endforeach()
 
 # Input errors: a clear message and exit code 2 before any kernel runs.

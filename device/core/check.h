@@ -8,11 +8,7 @@
 #include <stdio.h>
 
 #if GIO_KERNEL_COMPILER
-#if defined(GIO_PLATFORM_HOST)
-#define GIO_DEV_PRINT(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define GIO_DEV_PRINT(...) printf(__VA_ARGS__)
-#endif
+// GIO_DEV_PRINT: the platform's printf for device messages (device/platform/*/platform.h).
 
 // Every device error line starts the same way so logs can be grepped.
 #define GIO_DEV_FATAL(routine, fmt, ...)                                                          \
@@ -25,18 +21,7 @@
 namespace gio {
 namespace dev {
 
-[[noreturn]] GIO_DEVICE_INLINE void die(int status) {
-#if defined(GIO_PLATFORM_HOST)
-  gio_host_abort(status);
-#elif defined(GIO_PLATFORM_CUDA)
-  (void)status;
-  __trap();
-  __builtin_unreachable();
-#else
-  (void)status;
-  __builtin_trap();
-#endif
-}
+[[noreturn]] GIO_DEVICE_INLINE void die(int status) { plat::stop(status); }
 
 // The failure halves below are out of line: the checks inline to a compare and a branch.
 [[noreturn]] GIO_DEVICE_NOINLINE void fail_init(const char* routine) {
@@ -127,9 +112,7 @@ GIO_DEVICE_INLINE bool in_heap(const gio_device_state_v1& st, const void* p, siz
 template <typename Fail>
 [[noreturn]] GIO_DEVICE_NOINLINE void fail_timeout(Fail fail, unsigned long long ms) {
   fail(ms);
-#if defined(GIO_PLATFORM_HOST)
-  ::gio::host::wave_wait_report();  // lockstep-wave mode: wave-mates held at this wait's end
-#endif
+  plat::wait_report();
   die(GIO_ERR_TIMEOUT);
 }
 
@@ -143,10 +126,8 @@ struct wait_site {
 // The clock is read every 64 polls so the fast path is a tight load loop.
 template <typename Done, typename Fail>
 GIO_DEVICE_INLINE void bounded_wait(Done done, Fail fail) {
-#if defined(GIO_PLATFORM_HOST)
-  // Lockstep-wave mode (hip_host.h): leaving this scope is the wait's reconvergence point.
-  ::gio::host::wave_wait_scope reconverge(&wait_site<Done>::tag);
-#endif
+  plat::wait_scope<wait_site<Done>> reconverge;  // leaving it is the wait's reconvergence point
+  (void)reconverge;
   if (done()) return;
   const uint64_t limit = GIO_DSTATE.timeout_ns;
   const uint64_t t0 = plat::clock_ns();

@@ -30,6 +30,8 @@
 #include "device/platform/forms.h"
 
 #if GIO_KERNEL_COMPILER
+// Device messages (GIO_DEV_FATAL, device/core/check.h).
+#define GIO_DEV_PRINT(...) printf(__VA_ARGS__)
 // GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
 // gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
@@ -212,6 +214,17 @@ GIO_DEVICE_INLINE T atomic_cas(T* p, T cmp, T v) {
   U old = atomicCAS_system((U*)p, *(U*)&cmp, *(U*)&v);
   return *(T*)&old;
 }
+
+// Stops the kernel on a fatal error: a trap, which the launcher reports as a failed launch.
+[[noreturn]] GIO_DEVICE_INLINE void stop(int status) {
+  (void)status;
+  __builtin_trap();
+}
+// A device wait spans one of these (Site::tag names its call site), and calls wait_report() when it times out: the host
+// emulator's lockstep waves use them (host/platform.h); a GPU has nothing to track.
+template <typename Site>
+struct wait_scope {};
+GIO_DEVICE_INLINE void wait_report() {}
 
 }  // namespace plat
 }  // namespace gio

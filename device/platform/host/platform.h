@@ -2,7 +2,10 @@
 // Selected by device/platform/platform.h. Host code and kernels are one compilation here, so
 // in_kernel() tells them apart at run time.
 #pragma once
+#include <stdio.h>
+
 #include "device/platform/host/hip_host.h"
+#include "runtime/module_abi.h"  // gio_host_abort
 
 #define GIO_DEVICE_CODE 0
 // Every translation unit may define kernels: they are plain C++ here.
@@ -21,6 +24,8 @@
 #include "device/platform/forms.h"
 
 #if GIO_KERNEL_COMPILER
+// Device messages (GIO_DEV_FATAL, device/core/check.h).
+#define GIO_DEV_PRINT(...) fprintf(stderr, __VA_ARGS__)
 // GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
 // gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
@@ -314,6 +319,17 @@ inline T atomic_cas(T* p, T cmp, T v) {
   memcpy(&r, &uc, sizeof r);  // on failure uc holds the value seen, on success the old value == cmp
   return r;
 }
+
+// Stops the job on a fatal error: kernels are CPU threads of this process, so libgio aborts it
+// with the status.
+[[noreturn]] inline void stop(int status) { gio_host_abort(status); }
+// A device wait spans one of these (Site::tag names its call site): in lockstep-wave mode leaving
+// it is the wait's reconvergence point (hip_host.h); wait_report() names the wave-mates held there.
+template <typename Site>
+struct wait_scope : ::gio::host::wave_wait_scope {
+  wait_scope() : ::gio::host::wave_wait_scope(&Site::tag) {}
+};
+inline void wait_report() { ::gio::host::wave_wait_report(); }
 
 }  // namespace plat
 }  // namespace gio

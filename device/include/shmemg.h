@@ -180,11 +180,16 @@ GIO_DEVICE_INLINE uint64_t shmemg_signal_fetch(const uint64_t* sig_addr) {
   return ::gio::plat::atomic_load_acquire(sig_addr);
 }
 
-// Ordering and completion (thread granularity), on the given context or the default one.
+// Ordering and completion (thread granularity), on the given context or the default one. The
+// draft makes SHMEM_CTX_INVALID a no-op here; any other handle that is no context is an error.
 GIO_DEVICE_INLINE void shmemg_fence(void) { ::gio::dev::fence("shmemg_fence", nullptr); }
-GIO_DEVICE_INLINE void shmemg_ctx_fence(shmem_ctx_t ctx) { ::gio::dev::fence("shmemg_ctx_fence", ctx); }
+GIO_DEVICE_INLINE void shmemg_ctx_fence(shmem_ctx_t ctx) {
+  if (ctx != SHMEM_CTX_INVALID) ::gio::dev::fence("shmemg_ctx_fence", ctx);
+}
 GIO_DEVICE_INLINE void shmemg_quiet(void) { ::gio::dev::quiet("shmemg_quiet", nullptr); }
-GIO_DEVICE_INLINE void shmemg_ctx_quiet(shmem_ctx_t ctx) { ::gio::dev::quiet("shmemg_ctx_quiet", ctx); }
+GIO_DEVICE_INLINE void shmemg_ctx_quiet(shmem_ctx_t ctx) {
+  if (ctx != SHMEM_CTX_INVALID) ::gio::dev::quiet("shmemg_ctx_quiet", ctx);
+}
 
 #endif  // GIO_KERNEL_COMPILER
 #endif  // __cplusplus

@@ -130,6 +130,8 @@ __global__ void sync_kernel(int* iflag, uint64_t* uflag, uint8_t* data, const ui
     shmemg_uint64_wait_until(uflag, SHMEM_CMP_GE, 9);
     out[4] = shmemg_int_test(iflag, SHMEM_CMP_EQ, 7);
     out[5] = shmemg_uint64_test(uflag, SHMEM_CMP_EQ, 9);
+    shmemg_ctx_fence(SHMEM_CTX_INVALID);  // no-ops, as the draft says
+    shmemg_ctx_quiet(SHMEM_CTX_INVALID);
     shmemg_quiet();
   }
   __syncthreads();

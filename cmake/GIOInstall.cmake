@@ -14,7 +14,7 @@ file(RELATIVE_PATH GIO_BIN_TO_LIB /p/${CMAKE_INSTALL_BINDIR} /p/${CMAKE_INSTALL_
 set_target_properties(gio-info PROPERTIES INSTALL_RPATH "$ORIGIN/${GIO_BIN_TO_LIB}")
 install(TARGETS gio-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/giorun DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES device/include/shmem.h device/include/shmemx.h ${CMAKE_BINARY_DIR}/include/gio_config.h
+install(FILES device/include/shmem.h device/include/shmemx.h device/include/shmemg.h ${CMAKE_BINARY_DIR}/include/gio_config.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES device/include/mpp/shmem.h device/include/mpp/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mpp)
 install(DIRECTORY runtime/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/runtime FILES_MATCHING PATTERN "*.h")

@@ -23,6 +23,9 @@ export PKG_CONFIG_PATH=$pcdir
 platform=$(pkg-config --variable=platform gio)
 kernel_cxx=$(pkg-config --variable=kernel_cxx gio)
 step "$platform platform, installed at $prefix"
+for hdr in shmem.h shmemx.h shmemg.h; do
+  [[ -f $prefix/include/$hdr ]] || { echo "install check: $prefix/include/$hdr is missing" >&2; exit 1; }
+done
 for tool in oshcc oshc++ oshrun giorun gio-info; do
   [[ -x $prefix/bin/$tool ]] || { echo "install check: $prefix/bin/$tool is missing" >&2; exit 1; }
 done

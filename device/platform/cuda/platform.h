@@ -14,31 +14,9 @@
 #define GIO_KERNEL_COMPILER 0
 #endif
 
-// GIO_DISPATCH_HOST_DEVICE(device_stmt, host_stmt): the device half in kernels, libgio's host half elsewhere.
-#if GIO_DEVICE_CODE
-#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
-  do {                                    \
-    dev_stmt;                             \
-  } while (0)
-#else
-#define GIO_DISPATCH_HOST_DEVICE(dev_stmt, host_stmt) \
-  do {                                    \
-    host_stmt;                            \
-  } while (0)
-#endif
-
-#include "device/platform/forms.h"
+#include "device/platform/gpu_forms.h"  // the dispatch macro and the kernel qualifiers
 
 #if GIO_KERNEL_COMPILER
-// Device messages (GIO_DEV_FATAL, device/core/check.h).
-#define GIO_DEV_PRINT(...) printf(__VA_ARGS__)
-// GIO_DEVICE_INLINE: the fast path, inlined into the caller. GIO_DEVICE_NOINLINE: called, not inlined, on GPUs: the
-// gda posting path and every diagnostic (device printf expands to a lot of code, and inlining it at
-// each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
-#define GIO_UNROLL _Pragma("unroll")
-#define GIO_DEVICE_INLINE __device__ __forceinline__
-// (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
-#define GIO_DEVICE_NOINLINE __device__ inline __attribute__((noinline))
 
 namespace gio {
 namespace plat {

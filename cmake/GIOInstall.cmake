@@ -19,7 +19,7 @@ install(FILES device/include/shmem.h device/include/shmemx.h device/include/shme
 install(FILES device/include/mpp/shmem.h device/include/mpp/shmemx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mpp)
 install(DIRECTORY runtime/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/runtime FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device FILES_MATCHING PATTERN "*.h"
-        PATTERN "include" EXCLUDE PATTERN "hip" EXCLUDE)
+        PATTERN "include" EXCLUDE REGEX "/device/hip(/.*)?$" EXCLUDE)
 # <hip/hip_runtime.h> for the cuda and host platforms (on hip, ROCm's own is used).
 if(NOT GIO_PLATFORM STREQUAL "hip")
   install(FILES device/hip/hip_runtime.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/hip)

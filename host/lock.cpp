@@ -5,6 +5,7 @@
 // Remote node words and the tail go through the peer's transport (the same atomics kernels use);
 // this PE's own nodes are read with the platform's copy (a copy engine on GPUs, which a kernel
 // holding every SM cannot stall) and claimed with the platform's atomics.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>

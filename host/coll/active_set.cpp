@@ -1,6 +1,7 @@
 // The 1.4 active sets (PE_start, logPE_stride, PE_size, pSync), deprecated in 1.5 but what every
 // OSU OpenSHMEM benchmark calls: a group whose sync counters live in the caller's pSync, and the
 // active-set barrier and sync.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <cinttypes>
 
 #include "host/bootstrap/bootstrap.h"

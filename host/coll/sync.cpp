@@ -8,6 +8,7 @@
 // never overwritten, so a fast member already in the next sync adds to the count instead of
 // erasing one not yet seen. Counting needs no reset, so a team slot needs no cleaning between teams,
 // and a 1.4 pSync is returned to SHMEM_SYNC_VALUE by subtracting each consumed signal again.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <sched.h>
 
 #include <chrono>

@@ -1,5 +1,6 @@
 // Teams: the table, the predefined teams, queries, destruction and team contexts.
 // Splits are in team_split.cpp.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <algorithm>
 
 #include "host/bootstrap/bootstrap.h"

@@ -1,5 +1,6 @@
 // cuda and hip platforms: the device a PE uses, the gda queue memory, the NIC's doorbell mapping
 // and the synchronization that turns a trapped kernel into a fatal error.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -1,6 +1,7 @@
 // cuda and hip platforms: the heap is device memory exported with CUDA/HIP IPC; peers on the same
 // node map it into their own address space, so kernels reach it with plain loads and stores. A
 // dmabuf of it lets a NIC register it without a peer-memory kernel module.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <cstring>
 
 #include "host/driver/driver_probe.h"

@@ -1,5 +1,6 @@
 // cuda and hip platforms: the softnic's engine, its copies and atomics, which must never wait for
 // (or block) the running kernels that wait for their completion.
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

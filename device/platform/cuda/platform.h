@@ -215,25 +215,7 @@ GIO_DEVICE_INLINE void store_release_system_or_device(unsigned long long* p, uns
     asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-#define GIO_ATOMIC_RMW(name, fn)                                                   \
-  template <typename T>                                                            \
-  GIO_DEVICE_INLINE T name(T* p, T v) {                                                      \
-    typedef typename atom_bits<T>::type U;                                         \
-    U old = fn((U*)p, *(U*)&v);                                                    \
-    return *(T*)&old;                                                              \
-  }
-GIO_ATOMIC_RMW(atomic_fetch_add, atomicAdd_system)
-GIO_ATOMIC_RMW(atomic_exchange, atomicExch_system)
-GIO_ATOMIC_RMW(atomic_fetch_and, atomicAnd_system)
-GIO_ATOMIC_RMW(atomic_fetch_or, atomicOr_system)
-GIO_ATOMIC_RMW(atomic_fetch_xor, atomicXor_system)
-#undef GIO_ATOMIC_RMW
-template <typename T>
-GIO_DEVICE_INLINE T atomic_cas(T* p, T cmp, T v) {
-  typedef typename atom_bits<T>::type U;
-  U old = atomicCAS_system((U*)p, *(U*)&cmp, *(U*)&v);
-  return *(T*)&old;
-}
+#include "device/platform/gpu_atomics.h"  // system-scope atomics, alike on cuda and hip
 
 // Stops the kernel on a fatal error: a trap, which the launcher reports as a failed launch.
 [[noreturn]] GIO_DEVICE_INLINE void stop(int status) {

@@ -214,6 +214,10 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
   d_->provider = i->fabric_attr->prov_name;
   d_->modes = i->domain_attr->mr_mode;
   d_->check(fi_fabric(i->fabric_attr, &d_->fab, nullptr), "fi_fabric");
+  // The domain takes the info as fi_getinfo filled it, authorization key included: where the
+  // provider has one (cxi: the service, VNI, its launcher granted this job), only endpoints of
+  // that service reach ours, and regions are registered under it. GIO adds none of its own: a
+  // provider's key is what its fabric enforces, and shm and tcp have none.
   d_->check(fi_domain(d_->fab, i, &d_->dom, nullptr), "fi_domain");
   fi_cq_attr cqa;
   std::memset(&cqa, 0, sizeof cqa);
@@ -306,6 +310,8 @@ void fabric::register_local(void* p, size_t n) {
 }
 
 bool fabric::needs_local_registration() const { return (d_->modes & FI_MR_LOCAL) != 0; }
+bool fabric::provider_keys() const { return (d_->modes & FI_MR_PROV_KEY) != 0; }
+size_t fabric::auth_key_bytes() const { return d_->info->domain_attr->auth_key_size; }
 
 void fabric::set_peer_region(int pe, const remote_region& r) {
   if (pe < 0 || pe >= (int)d_->regions.size()) d_->fail_op("set_peer_region", pe, "no such peer");

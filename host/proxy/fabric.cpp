@@ -11,7 +11,6 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
-#include <sched.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -140,12 +139,13 @@ struct fabric::impl {
   template <typename Post>
   void run(const char* op, int pe, Post post) {
     const auto t0 = std::chrono::steady_clock::now();
+    backoff pace;  // the queues drain as the target's proxy runs, maybe on this core (host/backoff.h)
     for (;;) {
       const ssize_t rc = post();
       if (rc == 0) break;
       if (rc != -FI_EAGAIN) fail_op(op, pe, fi_text(op, (int)rc));
       (void)poll_one(op, pe);  // progress (nothing of ours is outstanding; arrivals are queued)
-      sched_yield();
+      pace.pause();
       expired(op, pe, t0);
     }
     wait(op, pe);

@@ -1,8 +1,8 @@
 // Teams in symmetric memory: the table host collectives use today and kernels can read later.
 //
-// A team handle (shmem_team_t, pointer-sized) carries a slot of a table of GIO_MAX_TEAMS slots, plus
-// one (gio_team_slot below), that sits at the same heap offset on every PE (GIO_HEAP_TEAM_TABLE: the first block shmem_init takes from the heap, so
-// no device-state field is needed to find it). A slot index means the same team on every member: a
+// A team handle (shmem_team_t, pointer-sized) carries, plus one (gio_team_slot below), a slot of a
+// table of GIO_MAX_TEAMS slots that sits at the same heap offset on every PE (GIO_HEAP_TEAM_TABLE:
+// the first block shmem_init takes from the heap, so no device-state field is needed to find it). A slot index means the same team on every member: a
 // split picks the lowest slot free on every PE of the parent. Teams with disjoint members (the rows
 // of a 2-D split) share one slot index, each on its own PEs.
 //

@@ -1,10 +1,11 @@
 // Teams in kernels: finding a team's slot from its handle, the queries, and the team sync every
 // device collective ends with.
 //
-// A handle carries a slot of the team table at GIO_HEAP_TEAM_TABLE of this PE's heap (runtime/team.h:
-// gio_team_slot, taken once at each routine's entry); the host wrote the slot before any kernel could hold the handle, so plain loads
-// read it. The sync counts signals like the host's (host/coll/sync.cpp) with the same counters and
-// the same consumed words, so host and kernel collectives on one team may follow each other.
+// A handle carries a slot of the team table at GIO_HEAP_TEAM_TABLE of this PE's heap
+// (runtime/team.h: gio_team_slot, taken once at each routine's entry); the host wrote the slot
+// before any kernel could hold the handle, so plain loads read it. The sync counts signals like the
+// host's (host/coll/sync.cpp) with the same counters and the same consumed words, so host and
+// kernel collectives on one team may follow each other.
 #pragma once
 #include "device/dispatch/dispatch.h"
 #include "runtime/api/types.h"  // shmem_team_t, SHMEM_TEAM_*

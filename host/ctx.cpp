@@ -44,7 +44,7 @@ extern "C" void gio_host_ctx_destroy(gio_ctx_v1* ctx) {
     // A destroyed context leaves its team (shmem_team_create_ctx set it): the slot's next context
     // starts on SHMEM_TEAM_WORLD.
     std::lock_guard<std::mutex> l(r.coll->lock);
-    r.coll->ctx_team[ctx->index] = SHMEM_TEAM_WORLD;
+    r.coll->ctx_team[ctx->index] = GIO_TEAM_SLOT_WORLD;
   }
   std::lock_guard<std::mutex> g(r.ctx_lock);
   ctx->in_use = 0;

@@ -13,10 +13,25 @@
 #include "host/coll/arrivals.h"
 #include "host/coll/coll.h"
 #include "host/log.h"
+#include "host/platform/gpu.h"
 #include "host/runtime.h"
 #include "host/transport/transport.h"
 
+#include <vector>
+
 using namespace gio;
+
+namespace {
+// A put to this PE whose source overlaps its destination, or a get from it likewise, moves the
+// bytes as memmove does, on every transport (docs/guide.md, "Overlapping source and destination"):
+// the source is read into a host buffer first, so no transport's copy (the proxy's chunked
+// fi_write or fi_read, a copy engine, a forward loop) reads bytes it has already overwritten. On
+// this PE the symmetric address is the local one, so the test is on the caller's pointers.
+bool overlaps_here(const runtime& r, int pe, const void* a, const void* b, size_t n) {
+  const uint8_t *x = (const uint8_t*)a, *y = (const uint8_t*)b;
+  return pe == r.my_pe && x != y && x < y + n && y < x + n;
+}
+}  // namespace
 
 extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
   runtime& r = rt_checked(routine);
@@ -24,6 +39,12 @@ extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest
   pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
   if (!n) return;
+  if (overlaps_here(r, pe, dest, src, n)) {
+    std::vector<uint8_t> staged(n);
+    gpu::copy(staged.data(), src, n, routine);
+    transport_of(r, pe).put(r, routine, off, staged.data(), n, pe);
+    return;
+  }
   transport_of(r, pe).put(r, routine, off, src, n, pe);
 }
 
@@ -33,6 +54,12 @@ extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest
   pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, src, n, pe);
   if (!n) return;
+  if (overlaps_here(r, pe, dest, src, n)) {
+    std::vector<uint8_t> staged(n);
+    transport_of(r, pe).get(r, routine, staged.data(), off, n, pe);
+    gpu::copy(dest, staged.data(), n, routine);
+    return;
+  }
   transport_of(r, pe).get(r, routine, dest, off, n, pe);
 }
 
@@ -102,6 +129,12 @@ extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, voi
     fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
   const transport_ops& t = transport_of(r, pe);
+  std::vector<uint8_t> staged;
+  if (overlaps_here(r, pe, dest, src, n)) {
+    staged.resize(n);
+    gpu::copy(staged.data(), src, n, routine);
+    src = staged.data();
+  }
   if (n) t.put(r, routine, off, src, n, pe);  // complete on return: the signal never overtakes it
   t.signal(r, routine, sig_off, signal, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, pe);
 }

@@ -34,7 +34,7 @@ enum class stream_rop : int { and_, or_, xor_, max, min, sum, prod };
 
 struct stream_coll {
   stream_op op = stream_op::sync;
-  int team = 0;
+  int team = 0;        // the team's slot (runtime/team.h: gio_team_slot)
   int n_pes = 1;       // the team's members
   void* dest = nullptr;
   const void* source = nullptr;

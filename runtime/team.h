@@ -1,8 +1,8 @@
 // Teams in symmetric memory: the table host collectives use today and kernels can read later.
 //
-// A team handle (shmem_team_t) is an index into a table of GIO_MAX_TEAMS slots that sits at the same
-// heap offset on every PE (GIO_HEAP_TEAM_TABLE: the first block shmem_init takes from the heap, so
-// no device-state field is needed to find it). A slot index means the same team on every member: a
+// A team handle (shmem_team_t, pointer-sized) carries, plus one (gio_team_slot below), a slot of a
+// table of GIO_MAX_TEAMS slots that sits at the same heap offset on every PE (GIO_HEAP_TEAM_TABLE:
+// the first block shmem_init takes from the heap, so no device-state field is needed to find it). A slot index means the same team on every member: a
 // split picks the lowest slot free on every PE of the parent. Teams with disjoint members (the rows
 // of a 2-D split) share one slot index, each on its own PEs.
 //
@@ -11,7 +11,8 @@
 // one per signal, so a team can be reused, destroyed and its slot given to a new team without
 // resetting anything a late peer might still increment.
 #pragma once
-#include "runtime/contract.h"  // GIO_HEAP_RESERVED
+#include "runtime/api/types.h"  // shmem_team_t, SHMEM_TEAM_*
+#include "runtime/contract.h"   // GIO_HEAP_RESERVED
 #include "runtime/defs.h"
 
 #define GIO_TEAM_MAGIC 0x47544d31u  // "GTM1": the slot holds a live team on this PE
@@ -31,6 +32,19 @@ GIO_HOST_DEVICE inline bool gio_team_sync_one_round(int n) { return n > 2 && n <
 #define GIO_TEAM_ROUNDS 8           // dissemination rounds for GIO_MAX_PES PEs: ceil(log2(256))
 #define GIO_TEAM_SCRATCH 16         // words for the team-creation agreement (two 8-word halves)
 #define GIO_HEAP_TEAM_TABLE GIO_HEAP_RESERVED  // heap offset of gio_team_v1[GIO_MAX_TEAMS]
+#define GIO_TEAM_SLOT_WORLD 0                  // SHMEM_TEAM_WORLD's slot
+#define GIO_TEAM_SLOT_SHARED 1                 // SHMEM_TEAM_SHARED's slot
+#define GIO_TEAM_SLOT_NONE GIO_MAX_TEAMS       // what gio_team_slot gives a value no handle can hold
+
+// Handle <-> slot. Host and kernels take the slot at the routine's entry and work on an int from
+// there (one subtraction and compare per collective call). SHMEM_TEAM_INVALID (a null handle) is
+// slot -1; a value past the table (an uninitialized or overwritten handle) GIO_TEAM_SLOT_NONE, which
+// no live team has, so the routine's check names it rather than reading past the table.
+GIO_HOST_DEVICE inline int gio_team_slot(shmem_team_t team) {
+  const uintptr_t v = (uintptr_t)team;
+  return v <= GIO_MAX_TEAMS ? (int)v - 1 : GIO_TEAM_SLOT_NONE;
+}
+GIO_HOST_DEVICE inline shmem_team_t gio_team_handle(int slot) { return (shmem_team_t)(uintptr_t)(slot + 1); }
 
 struct gio_team_v1 {
   uint32_t magic;    // GIO_TEAM_MAGIC while live on this PE, 0 otherwise
@@ -72,6 +86,7 @@ GIO_HOST_DEVICE inline bool gio_team_ll_fits(bool all_p2p, int n_pes, uint32_t l
 #define GIO_HEAP_TEAM_COLL (GIO_HEAP_TEAM_TABLE + GIO_MAX_TEAMS * 576u)  // GIO_MAX_TEAMS x GIO_TEAM_COLL_BYTES
 
 #ifdef __cplusplus
+static_assert(sizeof(shmem_team_t) == sizeof(void*), "a team handle is pointer-sized (runtime/api/types.h)");
 static_assert(GIO_MAX_PES <= 256, "gio_team_v1::members holds a world PE in one byte");
 static_assert((1 << GIO_TEAM_ROUNDS) >= GIO_MAX_PES, "enough dissemination rounds for every PE");
 static_assert(GIO_MAX_TEAMS <= 64, "a split agrees on free slots through one 64-bit mask");

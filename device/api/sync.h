@@ -19,9 +19,9 @@ GIO_DEVICE_INLINE void sync_pes(const char* rt) {
   const int n = st.n_pes, me = st.my_pe;
   // Every PE mapped by every other (the host agreed on it for SHMEM_TEAM_WORLD, so all PEs take
   // the same branch): the world team's one-round sync, one hop where the rounds take log2 n.
-  gio_team_v1& world = team_table(st)[SHMEM_TEAM_WORLD];
+  gio_team_v1& world = team_table(st)[GIO_TEAM_SLOT_WORLD];
   if (n >= 2 && n <= GIO_TEAM_SYNC_ONE_ROUND_MAX && world.all_p2p) {
-    team_sync_p2p(rt, SHMEM_TEAM_WORLD, world, n, me);
+    team_sync_p2p(rt, GIO_TEAM_SLOT_WORLD, world, n, me);
     return;
   }
   uint64_t* flags = (uint64_t*)(st.heap_base + GIO_HEAP_RSVD_BARRIER_FLAGS);

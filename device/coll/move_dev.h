@@ -44,7 +44,8 @@ GIO_DEVICE_INLINE unsigned long long* ll_remote(const gio_device_state_v1& st, i
 }
 
 template <typename S>
-GIO_DEVICE_NOINLINE int broadcast(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem, int root) {
+GIO_DEVICE_NOINLINE int broadcast(const char* rt, shmem_team_t team, void* dest, const void* source, size_t nelems, size_t elem, int root) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const size_t bytes = coll_bytes(rt, nelems, elem);
@@ -87,7 +88,8 @@ GIO_DEVICE_NOINLINE int broadcast(const char* rt, int t, void* dest, const void*
 
 // Block `me` of every member's dest gets this PE's source.
 template <typename S>
-GIO_DEVICE_NOINLINE int fcollect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int fcollect(const char* rt, shmem_team_t team, void* dest, const void* source, size_t nelems, size_t elem) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -117,7 +119,8 @@ GIO_DEVICE_NOINLINE int fcollect(const char* rt, int t, void* dest, const void* 
 
 // Block i of this PE's source goes to block `me` of member i's dest.
 template <typename S>
-GIO_DEVICE_NOINLINE int alltoall(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int alltoall(const char* rt, shmem_team_t team, void* dest, const void* source, size_t nelems, size_t elem) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -155,8 +158,9 @@ GIO_DEVICE_NOINLINE int alltoall(const char* rt, int t, void* dest, const void* 
 // member i's dest (stride dst); the gaps, which the caller owns, are never written. Over p2p each
 // lane stores elements straight into the peer's heap; elsewhere one put per element.
 template <typename S>
-GIO_DEVICE_NOINLINE int alltoalls(const char* rt, int t, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
+GIO_DEVICE_NOINLINE int alltoalls(const char* rt, shmem_team_t team, void* dest, const void* source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, size_t elem) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;
@@ -191,7 +195,8 @@ GIO_DEVICE_NOINLINE int alltoalls(const char* rt, int t, void* dest, const void*
 // syncs, and each reads the sizes of the members before it to find where its block goes. A second
 // sync (in team_complete) keeps the counts until every member has read them.
 template <typename S>
-GIO_DEVICE_NOINLINE int collect(const char* rt, int t, void* dest, const void* source, size_t nelems, size_t elem) {
+GIO_DEVICE_NOINLINE int collect(const char* rt, shmem_team_t team, void* dest, const void* source, size_t nelems, size_t elem) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const gio_device_state_v1& st = GIO_DSTATE;
   const int n = tm.n_pes, me = tm.my_pe;

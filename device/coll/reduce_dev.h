@@ -193,7 +193,8 @@ GIO_DEVICE_INLINE void reduce_any(const char* rt, int t, gio_team_v1& tm, T* des
 }
 
 template <typename S, typename T, typename Op>
-GIO_DEVICE_NOINLINE int reduce(const char* rt, int t, T* dest, const T* source, size_t nreduce) {
+GIO_DEVICE_NOINLINE int reduce(const char* rt, shmem_team_t team, T* dest, const T* source, size_t nreduce) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const size_t bytes = coll_bytes(rt, nreduce, sizeof(T));
   check_local(rt, dest, bytes);

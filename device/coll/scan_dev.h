@@ -16,9 +16,10 @@ namespace gio {
 namespace dev {
 
 template <typename S, typename T, typename Op, bool Inclusive>
-GIO_DEVICE_NOINLINE int scan(const char* rt, int t, T* dest, const T* source, size_t nelems) {
+GIO_DEVICE_NOINLINE int scan(const char* rt, shmem_team_t team, T* dest, const T* source, size_t nelems) {
   using V = typename rval<T>::type;
   const gio_device_state_v1& st = GIO_DSTATE;
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   const size_t bytes = coll_bytes(rt, nelems, sizeof(T));
   check_local(rt, dest, bytes);

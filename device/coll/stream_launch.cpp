@@ -50,7 +50,7 @@ __global__ void k_sync(int t, stream_op op) {
   if (op == stream_op::barrier)
     dev::team_complete<dev::scope_wg>(rt, t, tm);
   else
-    dev::team_sync<dev::scope_wg>(rt, t);
+    dev::team_sync<dev::scope_wg>(rt, gio_team_handle(t));
 }
 
 __global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source, size_t bytes, int root,
@@ -66,11 +66,11 @@ __global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source
 __global__ void k_move_wg(int t, stream_op op, void* dest, const void* source, size_t bytes, int root) {
   const char* rt = op_name(op);
   if (op == stream_op::fcollect)
-    dev::fcollect<dev::scope_wg>(rt, t, dest, source, bytes, 1);
+    dev::fcollect<dev::scope_wg>(rt, gio_team_handle(t), dest, source, bytes, 1);
   else if (op == stream_op::alltoall)
-    dev::alltoall<dev::scope_wg>(rt, t, dest, source, bytes, 1);
+    dev::alltoall<dev::scope_wg>(rt, gio_team_handle(t), dest, source, bytes, 1);
   else
-    dev::broadcast<dev::scope_wg>(rt, t, dest, source, bytes, 1, root);
+    dev::broadcast<dev::scope_wg>(rt, gio_team_handle(t), dest, source, bytes, 1, root);
 }
 
 // GIO_COLL_WORK_GROUPS=auto: one work-group per multiprocessor, as the copy needs them all to fill

@@ -1,10 +1,11 @@
 // Teams in kernels: finding a team's slot from its handle, the queries, and the team sync every
 // device collective ends with.
 //
-// A handle is an index into the team table at GIO_HEAP_TEAM_TABLE of this PE's heap
-// (runtime/team.h); the host wrote the slot before any kernel could hold the handle, so plain loads
-// read it. The sync counts signals like the host's (host/coll/sync.cpp) with the same counters and
-// the same consumed words, so host and kernel collectives on one team may follow each other.
+// A handle carries a slot of the team table at GIO_HEAP_TEAM_TABLE of this PE's heap
+// (runtime/team.h: gio_team_slot, taken once at each routine's entry); the host wrote the slot
+// before any kernel could hold the handle, so plain loads read it. The sync counts signals like the
+// host's (host/coll/sync.cpp) with the same counters and the same consumed words, so host and
+// kernel collectives on one team may follow each other.
 #pragma once
 #include "device/dispatch/dispatch.h"
 #include "runtime/api/types.h"  // shmem_team_t, SHMEM_TEAM_*
@@ -27,9 +28,12 @@ GIO_DEVICE_INLINE uint8_t* team_scratch(const gio_device_state_v1& st, int t) {
 }
 
 [[noreturn]] GIO_DEVICE_NOINLINE void fail_team(const char* rt, int t) {
-  if (t == SHMEM_TEAM_INVALID)
-    GIO_DEV_FATAL(rt, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
-  GIO_DEV_FATAL(rt, "team handle %d is not a team of this PE (never created, or destroyed)", t);
+  if (t < 0) GIO_DEV_FATAL(rt, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
+  if (t >= GIO_MAX_TEAMS)
+    GIO_DEV_FATAL(rt, "team handle is past GIO's %d team slots: no team handle (uninitialized or overwritten?)",
+                  GIO_MAX_TEAMS);
+  GIO_DEV_FATAL(rt, "team handle 0x%llx (slot %d) is not a team of this PE (never created, or destroyed)",
+                (unsigned long long)t + 1, t);
 }
 
 GIO_DEVICE_INLINE bool team_live(const gio_device_state_v1& st, int t) {
@@ -110,7 +114,8 @@ GIO_DEVICE_NOINLINE void team_sync_rounds(const char* rt, int t, gio_team_v1& tm
 
 // shmem_team_sync: every member has entered once it returns (no RMA completion, as the spec says).
 template <typename S>
-GIO_DEVICE_INLINE int team_sync(const char* rt, int t) {
+GIO_DEVICE_INLINE int team_sync(const char* rt, shmem_team_t team) {
+  const int t = gio_team_slot(team);
   gio_team_v1& tm = team_checked(rt, t);
   S::sync();
   if (S::lane() == 0) team_sync_rounds(rt, t, tm);
@@ -131,16 +136,19 @@ GIO_DEVICE_INLINE void team_complete(const char* rt, int t, gio_team_v1& tm) {
   S::sync();
 }
 
-GIO_DEVICE_INLINE int team_my_pe(int t) {
+GIO_DEVICE_INLINE int team_my_pe(shmem_team_t team) {
+  const int t = gio_team_slot(team);
   const gio_device_state_v1& st = state_checked("shmem_team_my_pe");
   return team_live(st, t) ? team_table(st)[t].my_pe : -1;
 }
-GIO_DEVICE_INLINE int team_n_pes(int t) {
+GIO_DEVICE_INLINE int team_n_pes(shmem_team_t team) {
+  const int t = gio_team_slot(team);
   const gio_device_state_v1& st = state_checked("shmem_team_n_pes");
   return team_live(st, t) ? team_table(st)[t].n_pes : -1;
 }
 // -1 for an invalid team, a PE outside the source team, or one that is not in the dest team.
-GIO_DEVICE_INLINE int team_translate_pe(int src, int src_pe, int dest) {
+GIO_DEVICE_INLINE int team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+  const int src = gio_team_slot(src_team), dest = gio_team_slot(dest_team);
   const gio_device_state_v1& st = state_checked("shmem_team_translate_pe");
   if (!team_live(st, src) || !team_live(st, dest)) return -1;
   const gio_team_v1& s = team_table(st)[src];

@@ -62,6 +62,22 @@ GIO_DEVICE_INLINE void lane_done(Post post) {
   S::sync();
 }
 
+// A put to this PE, or a get from it, whose source overlaps its destination moves the bytes as
+// memmove does on every transport (docs/guide.md, "Overlapping source and destination"). Over p2p
+// the copy does it (p2p.h); a NIC or the proxy copies in chunks as it pleases, so over gda and the
+// proxy this PE's heap, the kernel's own memory, is copied in place by the scope, once the
+// context's earlier operations (which may be writing there) are complete.
+template <typename S>
+GIO_DEVICE_NOINLINE void move_here(const char* rt, shmem_ctx_t ctx, const gio_device_state_v1& st, void* dst,
+                                   const void* src, size_t n) {
+  check_ctx_live(rt, ctx);
+  lane_done<S>([&] {
+    if (st.peer_transport[st.my_pe] == GIO_TRANSPORT_GDA) gda::quiet(rt, st, ctx);
+    else proxy::quiet(rt, st, ctx);
+  });
+  p2p::copy_overlapping<S>((uint8_t*)dst, (const uint8_t*)src, n);
+}
+
 // put's transport switch, after the checks.
 template <typename S>
 GIO_DEVICE_INLINE void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
@@ -69,10 +85,12 @@ GIO_DEVICE_INLINE void put_switch(const char* rt, shmem_ctx_t ctx, void* dst, co
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::put<S>(st, p2p::remote(st, dst, pe), src, n); return;
     case GIO_TRANSPORT_GDA:
+      if (pe == st.my_pe && p2p::overlapping(dst, src, n)) return move_here<S>(rt, ctx, st, dst, src, n);
       check_ctx_live(rt, ctx);
       lane_done<S>([&] { gda::put(rt, st, ctx, dst, src, n, pe, nbi); });
       return;
     case GIO_TRANSPORT_PROXY:
+      if (pe == st.my_pe && p2p::overlapping(dst, src, n)) return move_here<S>(rt, ctx, st, dst, src, n);
       check_ctx_live(rt, ctx);
       lane_done<S>([&] { proxy::put(rt, st, ctx, dst, src, n, pe, nbi); });
       return;
@@ -112,7 +130,9 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
-    if (S::agree(copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p)))
+    // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
+    if (S::agree(copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n,
+                                          is_p2p && !p2p::overlapping(mapped, src, n))))
       return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
@@ -125,10 +145,12 @@ GIO_DEVICE_INLINE void get_switch(const char* rt, shmem_ctx_t ctx, void* dst, co
   switch (st.peer_transport[pe]) {
     case GIO_TRANSPORT_P2P: p2p::get<S>(st, dst, p2p::remote(st, src, pe), n); return;
     case GIO_TRANSPORT_GDA:
+      if (pe == st.my_pe && p2p::overlapping(dst, src, n)) return move_here<S>(rt, ctx, st, dst, src, n);
       check_ctx_live(rt, ctx);
       lane_done<S>([&] { gda::get(rt, st, ctx, dst, src, n, pe); });
       return;
     case GIO_TRANSPORT_PROXY:
+      if (pe == st.my_pe && p2p::overlapping(dst, src, n)) return move_here<S>(rt, ctx, st, dst, src, n);
       check_ctx_live(rt, ctx);
       lane_done<S>([&] { proxy::get(rt, st, ctx, dst, src, n, pe); });
       return;
@@ -152,7 +174,8 @@ GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     const uint8_t* const mapped = p2p::remote_any(st, src, at);
     if (!check_rma(rt, ctx, src, n, pe)) return;
-    if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n, is_p2p)))
+    if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n,
+                                           is_p2p && !p2p::overlapping(dst, mapped, n))))
       return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }

@@ -32,8 +32,45 @@ GIO_DEVICE_INLINE uint8_t* remote_any(const gio_device_state_v1& st, const void*
 // Both tests before the runtime one are compile-time where they can be, so that a kernel whose
 // puts are cooperative, or whose thread puts have a small constant size, gets no shared stage:
 // the Jacobi2D kernel has work-group puts and an 8-byte thread put.
+// True when [d, d + n) and [s, s + n) share a byte and are not the same range: only a put to this
+// PE or a get from it (a peer's mapping is an address range of its own) inside one buffer.
+GIO_DEVICE_INLINE bool overlapping(const void* d, const void* s, size_t n) {
+  const uint8_t *x = (const uint8_t*)d, *y = (const uint8_t*)s;
+  return x != y && x < y + n && y < x + n;
+}
+// Such a copy moves the bytes as memmove does, on every transport (docs/guide.md, "Overlapping
+// source and destination"): the general copy's lanes and batches load ahead of their stores and
+// would read bytes already overwritten. Pieces no longer than the distance between the ranges,
+// from the end the destination moves toward, each finished by the whole scope before the next is
+// read (the next piece's source is what this one's stores leave alone); a distance of less than a
+// 16-byte word per lane is one lane's byte loop.
+template <typename S>
+GIO_DEVICE_NOINLINE void copy_overlapping(uint8_t* d, const uint8_t* s, size_t n) {
+  const bool up = d > s;  // the destination lies above the source: copy from the end
+  const size_t dist = up ? (size_t)(d - s) : (size_t)(s - d);
+  S::sync();
+  if (dist < 16u * S::lanes()) {
+    if (S::lane() == 0) {
+      if (up)
+        for (size_t i = n; i-- > 0;) d[i] = s[i];
+      else
+        for (size_t i = 0; i < n; ++i) d[i] = s[i];
+    }
+    S::sync();
+    return;
+  }
+  for (size_t done = 0; done < n;) {
+    const size_t piece = dist < n - done ? dist : n - done;
+    const size_t off = up ? n - done - piece : done;
+    copy_bytes<S>(d + off, s + off, piece);
+    S::sync();
+    done += piece;
+  }
+}
+
 template <typename S>
 GIO_DEVICE_INLINE void copy(const gio_device_state_v1& st, void* dst, const void* src, size_t n) {
+  if (overlapping(dst, src, n)) return copy_overlapping<S>((uint8_t*)dst, (const uint8_t*)src, n);
 #if GIO_P2P_BULK
   // The engine reads and writes global memory only: a __shared__ or stack (local) buffer on either
   // side takes the plain copy (a bulk copy from one killed the CUDA context).

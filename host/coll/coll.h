@@ -46,7 +46,7 @@ struct coll_state {
   std::vector<uint8_t> transports;
   std::mutex lock;          // teams[] and ctx_team against concurrent queries, creation and destruction
   std::mutex create_lock;   // one team creation at a time on this PE (see team_split.cpp)
-  std::vector<int> ctx_team;  // team of each host context (by gio_ctx_v1::index)
+  std::vector<int> ctx_team;  // team slot of each host context (by gio_ctx_v1::index)
   // The push reductions' area on SHMEM_TEAM_WORLD (runtime/coll_stream.h): flags, then
   // push_scratch bytes of chunk slots; nullptr where no push can run (GIO_COLL_REDUCE=pull, 1 PE,
   // more than kPushMaxPes). push_seq numbers the calls, the same on every PE since every member
@@ -119,10 +119,11 @@ bool group_all_p2p(const runtime& r, const std::vector<int>& members);
 // The team slots' ll_max: GIO_COLL_LL_MAX, clamped to the slot's 32-bit field.
 uint32_t team_ll_max(const runtime& r);
 
-// "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle>", for messages.
-std::string team_name(shmem_team_t t);
-// The live team behind a handle, or a fatal error naming the routine. Caller holds coll_state::lock.
-team& team_checked(runtime& r, const char* routine, shmem_team_t t);
+// "SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED" or "team <handle> (slot <slot>)" of a slot, for messages.
+std::string team_name(int slot);
+// The live team in a handle's slot (gio_team_slot), or a fatal error naming the routine. Caller
+// holds coll_state::lock.
+team& team_checked(runtime& r, const char* routine, int slot);
 // Makes `slot` this PE's team of `members` (world PEs in team order; this PE among them).
 void team_install(runtime& r, int slot, std::vector<int> members, const shmem_team_config_t* config, long mask);
 

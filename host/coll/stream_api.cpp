@@ -36,7 +36,7 @@ void check_apart(const group& g, const void* dest, size_t dbytes, const void* so
 stream_coll start(runtime& r, const group& g, shmem_team_t team, stream_op op, size_t per_member) {
   stream_coll c;
   c.op = op;
-  c.team = team;
+  c.team = gio_team_slot(team);  // a live team's: team_group checked it
   c.n_pes = g.size();
   c.all_p2p = group_all_p2p(r, g.members);
   c.small = gio_team_ll_fits(c.all_p2p, g.size(), team_ll_max(r), per_member);

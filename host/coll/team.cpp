@@ -2,6 +2,7 @@
 // Splits are in team_split.cpp.
 #include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if branches below
 #include <algorithm>
+#include <cstdio>
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"
@@ -130,7 +131,7 @@ void coll_init(runtime& r) {
     const std::vector<uint8_t> zeros(bytes, 0);
     gpu::copy(c.table, zeros.data(), bytes, "shmem_init");
   }
-  c.ctx_team.assign(GIO_MAX_CTX, SHMEM_TEAM_WORLD);
+  c.ctx_team.assign(GIO_MAX_CTX, GIO_TEAM_SLOT_WORLD);
   push_area_init(r, c);
   // The host world barriers' arrival count: every PE takes it next, so its offset is the same on all.
   auto arrivals = r.alloc->alloc(sizeof(uint64_t), GIO_HEAP_MIN_ALIGN);
@@ -145,8 +146,8 @@ void coll_init(runtime& r) {
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (pe == r.my_pe || (!r.cfg.GIO_NODE_PER_PE && boot::node_of(pe) == boot::node_of(r.my_pe))) shared.push_back(pe);
   shmem_team_config_t cfg{(int)r.cfg.GIO_NUM_CONTEXTS};
-  team_install(r, SHMEM_TEAM_WORLD, world, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
-  team_install(r, SHMEM_TEAM_SHARED, shared, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+  team_install(r, GIO_TEAM_SLOT_WORLD, world, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+  team_install(r, GIO_TEAM_SLOT_SHARED, shared, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
 }
 
 void coll_fini(runtime& r) { r.coll.reset(); }
@@ -160,22 +161,28 @@ void coll_transports(runtime& r) {
     if (r.coll->teams[s].live) publish_slot(r, s);
 }
 
-std::string team_name(shmem_team_t t) {
-  if (t == SHMEM_TEAM_WORLD) return "SHMEM_TEAM_WORLD";
-  if (t == SHMEM_TEAM_SHARED) return "SHMEM_TEAM_SHARED";
-  return "team " + std::to_string(t);
+std::string team_name(int slot) {
+  if (slot == GIO_TEAM_SLOT_WORLD) return "SHMEM_TEAM_WORLD";
+  if (slot == GIO_TEAM_SLOT_SHARED) return "SHMEM_TEAM_SHARED";
+  char h[64];
+  snprintf(h, sizeof h, "team %p (slot %d)", (void*)gio_team_handle(slot), slot);
+  return h;
 }
 
 // A handle that names a live team of this PE; anything else stops the job (the spec leaves it undefined).
-team& team_checked(runtime& r, const char* routine, shmem_team_t t) {
-  if (t == SHMEM_TEAM_INVALID)
-    fatal(GIO_ERR_ARG, routine, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
-  if (t < 0 || t >= GIO_MAX_TEAMS || !r.coll->teams[t].live)
-    fatal(GIO_ERR_ARG, routine, "team handle %d is not a team of this PE (never created, or destroyed)", t);
+team& team_checked(runtime& r, const char* routine, int t) {
+  if (t < 0) fatal(GIO_ERR_ARG, routine, "team is SHMEM_TEAM_INVALID (a failed split, or a PE outside the new team)");
+  if (t >= GIO_MAX_TEAMS)
+    fatal(GIO_ERR_ARG, routine, "team handle is past GIO's %d team slots: no team handle (uninitialized or "
+          "overwritten?)", GIO_MAX_TEAMS);
+  if (!r.coll->teams[t].live)
+    fatal(GIO_ERR_ARG, routine, "team handle %p (slot %d) is not a team of this PE (never created, or destroyed)",
+          (void*)gio_team_handle(t), t);
   return r.coll->teams[t];
 }
 
-group team_group(runtime& r, const char* routine, shmem_team_t t) {
+group team_group(runtime& r, const char* routine, shmem_team_t handle) {
+  const int t = gio_team_slot(handle);
   group g;
   g.routine = routine;
 #if defined(GIO_PLATFORM_HOST)
@@ -196,7 +203,7 @@ int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe) 
   if (!ctx) return pe;
   std::lock_guard<std::mutex> l(r.coll->lock);
   const int t = r.coll->ctx_team[ctx->index];
-  if (t == SHMEM_TEAM_WORLD) return pe;
+  if (t == GIO_TEAM_SLOT_WORLD) return pe;
   const team& tm = r.coll->teams[t];
   if (pe < 0 || pe >= (int)tm.members.size())
     fatal(GIO_ERR_ARG, routine, "target PE %d is out of range [0, %d) of the context's %s", pe,
@@ -208,23 +215,26 @@ int team_ctx_world_pe(runtime& r, const char* routine, gio_ctx_v1* ctx, int pe) 
 
 using namespace gio;
 
-extern "C" int gio_host_team_my_pe(shmem_team_t t) {
+extern "C" int gio_host_team_my_pe(shmem_team_t handle) {
   runtime& r = rt_checked("shmem_team_my_pe");
-  if (t == SHMEM_TEAM_INVALID) return -1;
+  const int t = gio_team_slot(handle);
+  if (t < 0) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
   return team_checked(r, "shmem_team_my_pe", t).my_pe;
 }
 
-extern "C" int gio_host_team_n_pes(shmem_team_t t) {
+extern "C" int gio_host_team_n_pes(shmem_team_t handle) {
   runtime& r = rt_checked("shmem_team_n_pes");
-  if (t == SHMEM_TEAM_INVALID) return -1;
+  const int t = gio_team_slot(handle);
+  if (t < 0) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
   return (int)team_checked(r, "shmem_team_n_pes", t).members.size();
 }
 
-extern "C" int shmem_team_get_config(shmem_team_t t, long mask, shmem_team_config_t* config) {
+extern "C" int shmem_team_get_config(shmem_team_t handle, long mask, shmem_team_config_t* config) {
   runtime& r = rt_checked("shmem_team_get_config");
-  if (t == SHMEM_TEAM_INVALID) return -1;
+  const int t = gio_team_slot(handle);
+  if (t < 0) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
   const team& tm = team_checked(r, "shmem_team_get_config", t);
   if (!config) fatal(GIO_ERR_ARG, "shmem_team_get_config", "config is a null pointer");
@@ -232,9 +242,10 @@ extern "C" int shmem_team_get_config(shmem_team_t t, long mask, shmem_team_confi
   return 0;
 }
 
-extern "C" int gio_host_team_translate_pe(shmem_team_t src, int src_pe, shmem_team_t dest) {
+extern "C" int gio_host_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
   runtime& r = rt_checked("shmem_team_translate_pe");
-  if (src == SHMEM_TEAM_INVALID || dest == SHMEM_TEAM_INVALID) return -1;
+  const int src = gio_team_slot(src_team), dest = gio_team_slot(dest_team);
+  if (src < 0 || dest < 0) return -1;
   std::lock_guard<std::mutex> l(r.coll->lock);
   const team& s = team_checked(r, "shmem_team_translate_pe", src);
   const team& d = team_checked(r, "shmem_team_translate_pe", dest);
@@ -249,16 +260,16 @@ extern "C" int gio_host_team_sync(shmem_team_t t) {
   return 0;
 }
 
-extern "C" void shmem_team_destroy(shmem_team_t t) {
+extern "C" void shmem_team_destroy(shmem_team_t handle) {
   const char* routine = "shmem_team_destroy";
   runtime& r = rt_checked(routine);
-  if (t == SHMEM_TEAM_INVALID) return;
-  if (t == SHMEM_TEAM_WORLD || t == SHMEM_TEAM_SHARED)
-    fatal(GIO_ERR_ARG, routine, "%s is predefined and cannot be destroyed",
-          t == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  const int t = gio_team_slot(handle);
+  if (t < 0) return;
+  if (t == GIO_TEAM_SLOT_WORLD || t == GIO_TEAM_SLOT_SHARED)
+    fatal(GIO_ERR_ARG, routine, "%s is predefined and cannot be destroyed", team_name(t).c_str());
   // Every member is past its last collective on the team before any member frees the slot: a
   // later team on the slot then finds the words as the last collective left them.
-  group_sync(r, team_group(r, routine, t));
+  group_sync(r, team_group(r, routine, handle));
   {
     std::lock_guard<std::mutex> cl(r.ctx_lock);
     std::lock_guard<std::mutex> l(r.coll->lock);
@@ -270,7 +281,7 @@ extern "C" void shmem_team_destroy(shmem_team_t t) {
     for (gio_ctx_v1& c : r.host_ctx)
       if (c.in_use && r.coll->ctx_team[c.index] == t) {
         c.in_use = 0;
-        r.coll->ctx_team[c.index] = SHMEM_TEAM_WORLD;
+        r.coll->ctx_team[c.index] = GIO_TEAM_SLOT_WORLD;
       }
     r.coll->teams[t] = team{};
   }
@@ -278,10 +289,11 @@ extern "C" void shmem_team_destroy(shmem_team_t t) {
   clear_ll(r, t);
 }
 
-extern "C" int shmem_team_create_ctx(shmem_team_t t, long options, shmem_ctx_t* ctx) {
+extern "C" int shmem_team_create_ctx(shmem_team_t handle, long options, shmem_ctx_t* ctx) {
   const char* routine = "shmem_team_create_ctx";
   runtime& r = rt_checked(routine);
-  if (t == SHMEM_TEAM_INVALID) {
+  const int t = gio_team_slot(handle);
+  if (t < 0) {
     *ctx = SHMEM_CTX_INVALID;
     return 1;
   }
@@ -315,6 +327,6 @@ extern "C" int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* t) {
   }
   if (!live) fatal(GIO_ERR_ARG, routine, "context %p is not a live host context", (void*)ctx);
   std::lock_guard<std::mutex> l(r.coll->lock);
-  *t = r.coll->ctx_team[ctx->index];
+  *t = gio_team_handle(r.coll->ctx_team[ctx->index]);
   return 0;
 }

@@ -53,7 +53,7 @@ bool agree(runtime& r, const group& g, shmem_team_t parent, const int64_t (&args
     v.hi[k] = args[k];
     v.neg_lo[k] = -args[k];
   }
-  uint64_t* scratch = r.coll->table[parent].scratch;
+  uint64_t* scratch = r.coll->table[gio_team_slot(parent)].scratch;
   split_vote* result = (split_vote*)(scratch + GIO_TEAM_SCRATCH / 2);
   local_write(r, g, scratch, &v, sizeof v);
   coll_reduce(r, g, result, scratch, 1, sizeof v, fold_vote);
@@ -106,7 +106,7 @@ extern "C" int shmem_team_split_strided(shmem_team_t parent, int start, int stri
   }
   if (!mine) return 0;
   team_install(r, slot, members, config, config_mask);
-  *new_team = slot;
+  *new_team = gio_team_handle(slot);
   return 0;
 }
 
@@ -130,7 +130,7 @@ extern "C" int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_
   for (int i = x; i < n; i += xr) column.push_back(g.pe(i));
   team_install(r, slots[0], row, xaxis_config, xaxis_mask);
   team_install(r, slots[1], column, yaxis_config, yaxis_mask);
-  *xaxis_team = slots[0];
-  *yaxis_team = slots[1];
+  *xaxis_team = gio_team_handle(slots[0]);
+  *yaxis_team = gio_team_handle(slots[1]);
   return 0;
 }

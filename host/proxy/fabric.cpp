@@ -11,7 +11,6 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
-#include <sched.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -140,12 +139,13 @@ struct fabric::impl {
   template <typename Post>
   void run(const char* op, int pe, Post post) {
     const auto t0 = std::chrono::steady_clock::now();
+    backoff pace;  // the queues drain as the target's proxy runs, maybe on this core (host/backoff.h)
     for (;;) {
       const ssize_t rc = post();
       if (rc == 0) break;
       if (rc != -FI_EAGAIN) fail_op(op, pe, fi_text(op, (int)rc));
       (void)poll_one(op, pe);  // progress (nothing of ours is outstanding; arrivals are queued)
-      sched_yield();
+      pace.pause();
       expired(op, pe, t0);
     }
     wait(op, pe);
@@ -214,6 +214,10 @@ fabric::fabric(const std::string& provider, unsigned timeout_ms) : d_(new impl) 
   d_->provider = i->fabric_attr->prov_name;
   d_->modes = i->domain_attr->mr_mode;
   d_->check(fi_fabric(i->fabric_attr, &d_->fab, nullptr), "fi_fabric");
+  // The domain takes the info as fi_getinfo filled it, authorization key included: where the
+  // provider has one (cxi: the service, VNI, its launcher granted this job), only endpoints of
+  // that service reach ours, and regions are registered under it. GIO adds none of its own: a
+  // provider's key is what its fabric enforces, and shm and tcp have none.
   d_->check(fi_domain(d_->fab, i, &d_->dom, nullptr), "fi_domain");
   fi_cq_attr cqa;
   std::memset(&cqa, 0, sizeof cqa);
@@ -306,6 +310,8 @@ void fabric::register_local(void* p, size_t n) {
 }
 
 bool fabric::needs_local_registration() const { return (d_->modes & FI_MR_LOCAL) != 0; }
+bool fabric::provider_keys() const { return (d_->modes & FI_MR_PROV_KEY) != 0; }
+size_t fabric::auth_key_bytes() const { return d_->info->domain_attr->auth_key_size; }
 
 void fabric::set_peer_region(int pe, const remote_region& r) {
   if (pe < 0 || pe >= (int)d_->regions.size()) d_->fail_op("set_peer_region", pe, "no such peer");

@@ -53,6 +53,11 @@ class fabric {
   void register_local(void* p, size_t n);
   // Whether local buffers must lie in a registered region (FI_MR_LOCAL).
   bool needs_local_registration() const;
+  // Who may write a registered region: the keys' origin (the provider's, FI_MR_PROV_KEY, or drawn
+  // at random here) and the size of the authorization key the domain was opened with (0: the
+  // provider has none, as shm and tcp; cxi's is the service a launcher grants the job).
+  bool provider_keys() const;
+  size_t auth_key_bytes() const;
   // Peer pe's region, from its register_region result.
   void set_peer_region(int pe, const remote_region& r);
 

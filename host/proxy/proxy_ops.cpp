@@ -3,6 +3,7 @@
 // what kernels posted.
 #include <cstdio>
 
+#include "host/proxy/fabric.h"
 #include "host/proxy/proxy_state.h"
 #include "host/runtime.h"
 #include "host/transport/transport.h"
@@ -53,6 +54,15 @@ void describe(const runtime& r, FILE* out) {
     fprintf(out, "proxy: puts and gets staged, %llu bytes a message, up to %llu unacknowledged, that the target's "
             "proxy copies in: %s\n", (unsigned long long)r.cfg.GIO_PROXY_CHUNK,
             (unsigned long long)r.cfg.GIO_PROXY_DEPTH, d.staging_why.c_str());
+  if (d.active) {
+    const proxy::fabric& f = *r.proxy->fab;
+    const size_t auth = f.auth_key_bytes();
+    fprintf(out, "proxy: the heap takes writes only with its key (%s, given to this job's PEs at init)%s\n",
+            f.provider_keys() ? "chosen by the provider" : "drawn at random for each registration",
+            auth ? (", from endpoints of this job's service (a " + std::to_string(auth) +
+                    "-byte provider authorization key)").c_str()
+                 : (": " + d.provider + " has no authorization key").c_str());
+  }
   if (!d.heap_direct && d.provider == "shm")
     fprintf(out, "proxy: staged puts %s\n",
             d.inbox ? "go through shared-memory inboxes: the source's copy engine writes the target's inbox, no CPU "

@@ -2,6 +2,7 @@
 // provider and staging), heap, the transport chosen per peer and why, every setting.
 // Runs as a 1-PE job, or under oshrun (giorun) to show every PE's view and transports (PE 0
 // prints the settings).
+#include "gio_config.h"  // GIO_PLATFORM_{CUDA,HIP,HOST}: the #if below
 #include "runtime/api/c/shmem_c.h"
 #include "runtime/api/shmemx_host.h"
 
@@ -32,7 +33,13 @@ int main() {
         if (t.describe) t.describe(r, stdout);
       });
       // The kernel side (driver-patches/): what the running drivers offer, asked, never assumed.
+      // Only AMD GPUs use it (their flush page and VRAM as dma-bufs for a ConnectX).
+#if defined(GIO_PLATFORM_HIP)
       fputs(gio::drv::describe(gio::drv::probe()).c_str(), stdout);
+#else
+      printf("driver: driver-patches/ serve AMD GPUs (the hip platform); the %s platform uses none\n",
+             gio::gpu::platform_name());
+#endif
     }
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
     printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,

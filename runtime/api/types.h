@@ -8,14 +8,17 @@
 #include <complex.h>
 #endif
 
-// Handles: a context is a pointer to its descriptor (runtime/contract.h), a team an index into the
-// team table (runtime/team.h). The same types in C and C++.
+// Handles: a context is a pointer to its descriptor (runtime/contract.h); a team is pointer-sized
+// too, as bindings that keep handles in a void* (shmem4py) and other OpenSHMEM libraries have it,
+// and carries its slot in the team table plus one (runtime/team.h: gio_team_slot), so that a
+// zeroed handle is SHMEM_TEAM_INVALID. The same types in C and C++, on the host and in kernels.
 #ifdef __cplusplus
 extern "C" {
 #endif
 struct gio_ctx_v1;
 typedef struct gio_ctx_v1* shmem_ctx_t;
-typedef int shmem_team_t;
+struct gio_team_handle;  // never defined: a handle is never dereferenced
+typedef struct gio_team_handle* shmem_team_t;
 typedef struct {
   int num_contexts;
 } shmem_team_config_t;
@@ -32,9 +35,9 @@ typedef struct {
 #define SHMEM_CTX_SERIALIZED 1
 #define SHMEM_CTX_PRIVATE 2
 #define SHMEM_CTX_NOSTORE 4
-#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
-#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
-#define SHMEM_TEAM_SHARED ((shmem_team_t)1)  // the PEs of this node (GIO_NODE_PER_PE=1: this PE)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#define SHMEM_TEAM_WORLD ((shmem_team_t)(uintptr_t)1)   // slot 0
+#define SHMEM_TEAM_SHARED ((shmem_team_t)(uintptr_t)2)  // slot 1: the PEs of this node (GIO_NODE_PER_PE=1: this PE)
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 #define SHMEM_CTX_SESSION_BATCH (1L << 0)      // shmem_ctx_session_start option
 #define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)  // shmem_ctx_session_config_t mask: total_ops is set

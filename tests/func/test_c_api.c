@@ -8,7 +8,9 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int me, npes;
 #define CHECK(cond)                                                                                   \
@@ -232,6 +234,35 @@ static void teams_and_collectives(void) {
   shmem_free(zsrc);
   shmem_free(ldst);
   shmem_free(lsrc);
+}
+
+/* Team handles are pointer-sized, as bindings that hold every handle in a void* (shmem4py) store
+ * them: an 8-byte store into one leaves what follows it alone and gives back a team that works.
+ * The predefined handles are constants: they initialize static data. */
+static const shmem_team_t predefined[3] = {SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_TEAM_INVALID};
+static void team_handles(void) {
+  CHECK(sizeof(shmem_team_t) == sizeof(void*));
+  CHECK(sizeof(shmem_ctx_t) == sizeof(void*));
+  CHECK(shmem_team_n_pes(predefined[0]) == npes && shmem_team_my_pe(predefined[0]) == me);
+  CHECK(shmem_team_n_pes(predefined[1]) >= 1);
+  CHECK(shmem_team_n_pes(predefined[2]) == -1);
+  shmem_team_t odds = SHMEM_TEAM_INVALID;
+  CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odds) == 0);
+  struct {
+    shmem_team_t team;
+    unsigned guard; /* what follows the handle in the binding's memory */
+  } box = {SHMEM_TEAM_INVALID, 0x5a5a5a5au};
+  const uint64_t word = (uint64_t)(uintptr_t)odds; /* the binding's copy of the handle */
+  memcpy(&box.team, &word, 8);
+  CHECK(box.guard == 0x5a5a5a5au);
+  CHECK(box.team == odds);
+  CHECK((odds != SHMEM_TEAM_INVALID) == (me % 2 == 1));
+  if (me % 2 == 1) {
+    CHECK(shmem_team_n_pes(box.team) == npes / 2);
+    CHECK(shmem_team_my_pe(box.team) == me / 2);
+    CHECK(shmem_team_sync(box.team) == 0);
+  }
+  shmem_team_destroy(odds);
 }
 
 /* Locks, non-blocking atomics, shmem_team_ptr and the names older than 1.4, on the program's
@@ -485,6 +516,7 @@ int main(void) {
   amo();
   signals_and_waits();
   teams_and_collectives();
+  team_handles();
   locks_nbi_legacy();
   strided();
   long_double();

@@ -3,6 +3,7 @@
 // invalid triplets return, the limit on live teams, team contexts (team-relative PE numbers) and
 // shmem_team_sync on several teams in different orders on different PEs.
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "gio_test.h"
@@ -87,6 +88,63 @@ TEST(Team, InvalidHandleAnswers) {
   EXPECT_NE(shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, nullptr, 0, &x, nullptr, 0, &y), 0);
   EXPECT_EQ(x, SHMEM_TEAM_INVALID);
   EXPECT_EQ(y, SHMEM_TEAM_INVALID);
+}
+
+// Bindings keep every opaque handle in a pointer-sized slot (shmem4py's cffi declarations) and
+// store all 8 bytes of one into the handle they pass on; an int handle lost the next 4 bytes to
+// that store. The predefined handles are constants of the type, in host code and in kernels.
+namespace {
+struct boxed_team {
+  shmem_team_t team;
+  uint32_t guard;  // what follows the handle in the binding's memory
+};
+struct team_answers {
+  unsigned long long size;  // sizeof(shmem_team_t) in a kernel
+  int n_pes, my_pe, world_n_pes, invalid_n_pes;
+};
+__global__ void team_through_a_word(uint64_t word, team_answers* out) {
+  shmem_team_t t;
+  memcpy(&t, &word, sizeof word);  // an 8-byte handle, as a binding passes it
+  out->size = sizeof(shmem_team_t);
+  out->n_pes = shmem_team_n_pes(t);
+  out->my_pe = shmem_team_my_pe(t);
+  const shmem_team_t world = SHMEM_TEAM_WORLD, invalid = SHMEM_TEAM_INVALID;
+  out->world_n_pes = shmem_team_n_pes(world);
+  out->invalid_n_pes = shmem_team_n_pes(invalid);
+}
+}  // namespace
+
+TEST(Team, HandleIsPointerSized) {
+  EXPECT_EQ(sizeof(shmem_team_t), sizeof(void*));
+  EXPECT_EQ(sizeof(shmem_ctx_t), sizeof(void*));
+  static const shmem_team_t predefined[] = {SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_TEAM_INVALID};
+  EXPECT_EQ(shmem_team_n_pes(predefined[0]), npes());
+  EXPECT_GE(shmem_team_n_pes(predefined[1]), 1);
+  EXPECT_EQ(shmem_team_n_pes(predefined[2]), -1);
+  shmem_team_t evens = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes() + 1) / 2, nullptr, 0, &evens), 0);
+  boxed_team box{SHMEM_TEAM_INVALID, 0x5a5a5a5au};
+  const uint64_t word = (uint64_t)(uintptr_t)evens;  // the binding's copy of the handle
+  std::memcpy(&box.team, &word, 8);
+  EXPECT_EQ(box.guard, 0x5a5a5a5au) << "an 8-byte store into a team handle overwrote what follows it";
+  EXPECT_EQ(box.team, evens);
+  if (me() % 2 == 0) {
+    EXPECT_EQ(shmem_team_n_pes(box.team), (npes() + 1) / 2);
+    EXPECT_EQ(shmem_team_my_pe(box.team), me() / 2);
+    EXPECT_EQ(shmem_team_sync(box.team), 0);
+  } else {
+    EXPECT_EQ(box.team, SHMEM_TEAM_INVALID);
+  }
+  dbuf<team_answers> out(1);
+  hipLaunchKernelGGL(team_through_a_word, dim3(1), dim3(1), 0, 0, word, out.get());
+  ASSERT_TRUE(synced());
+  const team_answers a = out.read()[0];
+  EXPECT_EQ(a.size, sizeof(void*));
+  EXPECT_EQ(a.n_pes, me() % 2 == 0 ? (npes() + 1) / 2 : -1);
+  EXPECT_EQ(a.my_pe, me() % 2 == 0 ? me() / 2 : -1);
+  EXPECT_EQ(a.world_n_pes, npes());
+  EXPECT_EQ(a.invalid_n_pes, -1);
+  shmem_team_destroy(evens);
 }
 
 TEST(Team, SplitStrided) {

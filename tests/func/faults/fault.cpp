@@ -47,6 +47,10 @@ namespace {
 // Ask for this much from a put that must run past the heap end (CMake runs every case with
 // GIO_SYMMETRIC_SIZE=4M, so it can never fit).
 constexpr size_t kPastEnd = 8u << 20;
+// Team handles no team has: slot 17, never created (a handle carries its slot plus one), and a
+// value past every slot, as an uninitialized handle holds.
+#define STALE_TEAM ((shmem_team_t)(uintptr_t)18)
+#define WILD_TEAM ((shmem_team_t)(uintptr_t)0x7f3a5c001230ull)
 
 enum dev_fault {
   DF_PUT_PE,
@@ -64,6 +68,7 @@ enum dev_fault {
   DF_CAS_LIVELOCK,
   DF_COLL_INVALID_TEAM,
   DF_COLL_STALE_TEAM,
+  DF_COLL_WILD_TEAM,
   DF_COLL_BAD_ROOT,
   DF_COLL_SYNC_ALONE,
   DF_COLL_LL_ALONE,
@@ -121,7 +126,8 @@ __global__ void fault_kernel(int which, char* sym, char* priv, int n) {
       break;
     case DF_P_UNINIT: shmem_int_p((int*)priv, 1, 0); break;
     case DF_COLL_INVALID_TEAM: shmem_int_sum_reduce(SHMEM_TEAM_INVALID, (int*)sym, (int*)sym, 1); break;
-    case DF_COLL_STALE_TEAM: shmem_fcollectmem(17, sym + 256, sym, 8); break;
+    case DF_COLL_STALE_TEAM: shmem_fcollectmem(STALE_TEAM, sym + 256, sym, 8); break;
+    case DF_COLL_WILD_TEAM: shmem_fcollectmem(WILD_TEAM, sym + 256, sym, 8); break;
     case DF_COLL_BAD_ROOT: shmem_broadcastmem(SHMEM_TEAM_WORLD, sym, sym + 64, 8, n + 3); break;
     case DF_COLL_SYNC_ALONE: shmem_team_sync(SHMEM_TEAM_WORLD); break;
     case DF_PUT_BAD_CTX:  // inside the heap, but not a context slot
@@ -227,7 +233,8 @@ const host_case kHostCases[] = {
     // Teams and collectives where the spec leaves the behavior undefined: a clear stop instead.
     {"coll_invalid_team",
      [] { int* s = (int*)pe0_only(); (void)shmem_int_sum_reduce(SHMEM_TEAM_INVALID, s, s + 8, 1); }},
-    {"coll_stale_team", [] { char* s = pe0_only(); (void)shmem_broadcastmem(17, s, s + 64, 8, 0); }},
+    {"coll_stale_team", [] { char* s = pe0_only(); (void)shmem_broadcastmem(STALE_TEAM, s, s + 64, 8, 0); }},
+    {"coll_wild_team", [] { char* s = pe0_only(); (void)shmem_broadcastmem(WILD_TEAM, s, s + 64, 8, 0); }},
     {"coll_bad_root", [] { char* s = pe0_only(); (void)shmem_broadcastmem(SHMEM_TEAM_WORLD, s, s + 64, 8, 5); }},
     {"coll_outside_heap",
      [] { char* s = pe0_only(); (void)shmem_fcollectmem(SHMEM_TEAM_WORLD, s, host_mem, 8); }},
@@ -348,6 +355,7 @@ const dev_case kDevCases[] = {
     {"dev_barrier_timeout", DF_BARRIER_ALONE, 64}, {"dev_put_bad_ctx", DF_PUT_BAD_CTX, 1},
     {"dev_put_dead_ctx", DF_PUT_DEAD_CTX, 1}, {"dev_cas_livelock", DF_CAS_LIVELOCK, 2},
     {"dev_coll_invalid_team", DF_COLL_INVALID_TEAM, 1}, {"dev_coll_stale_team", DF_COLL_STALE_TEAM, 1},
+    {"dev_coll_wild_team", DF_COLL_WILD_TEAM, 1},
     {"dev_coll_bad_root", DF_COLL_BAD_ROOT, 1}, {"dev_coll_sync_timeout", DF_COLL_SYNC_ALONE, 1},
     {"dev_coll_ll_timeout", DF_COLL_LL_ALONE, 64}, {"dev_put_wave_pe", DF_PUT_WAVE_PE, 64},
     {"dev_get_wg_pe", DF_GET_WG_PE, 64},

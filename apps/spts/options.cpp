@@ -68,12 +68,16 @@ void print_usage(const char* prog) {
       "                    | senders (gio, ikn: the rows other PEs wait for, and the rows they\n"
       "                    depend on, first; the rest after, each part in natural order)\n"
       "  --renumber R      sync-free solves (single, gio, ikn): level (rows renumbered by level,\n"
-      "                    each level split over the PEs; preprocessing on the host, in prep)\n"
+      "                    each level split over the PEs; preprocessing timed in prep)\n"
       "                    | tiles (one PE: level order in tiles of a wave's width of positions\n"
       "                    by block/wave levels, a work-group each; as level on several PEs)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: tiles at\n"
       "                    one PE, level on several, where L has more than 32 levels and rows\n"
       "                    are solved a thread each; else none)\n"
+      "  --analysis A      one PE, renumbered: where levels, the order and tiles are found:\n"
+      "                    device (default: kernels) | host (passes over L on the host, the\n"
+      "                    order uploaded) | compare (device, then checked against the host's\n"
+      "                    levels, order and chunks outside prep; a difference fails the run)\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"
@@ -120,6 +124,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
     }
     if (name == "--inject-error" || name == "--no-refs") {
       (name == "--no-refs" ? o->refs : o->inject_error) = name != "--no-refs";
+      continue;
+    }
+    if (name == "--inject-analysis-error") {
+      o->inject_analysis = true;
       continue;
     }
     if (name == "--probe-remote-ready") {
@@ -196,6 +204,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
                                     renumber_kind::none};
       ok = to_enum(n, value, names, vals, &o->renumber);
+    } else if (name == "--analysis") {
+      const char* const names[] = {"device", "host", "compare"};
+      const analysis_where vals[] = {analysis_where::device, analysis_where::host, analysis_where::compare};
+      ok = to_enum(n, value, names, vals, &o->analysis);
     } else if (name == "--chunk-deps") {
       const char* const names[] = {"shared", "global"};
       const bool vals[] = {true, false};

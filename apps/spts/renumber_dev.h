@@ -1,7 +1,7 @@
 // The one-PE level-ordered renumbering's copy on the device (renumber.h gives the order): from L
 // as stored and new_of, the renumbered CSR, and per solve the right-hand side gathered into the
 // new order and the solution scattered back. Grid-stride kernels; the row pointers' prefix sum is
-// one work-group's.
+// scan_exclusive_dev's (analysis_dev.h).
 #pragma once
 #include <cstdint>
 
@@ -20,33 +20,6 @@ __global__ void rn_rows(const int32_t* row_ptr, const int32_t* new_of, int32_t* 
     len[nw] = row_ptr[i + 1] - row_ptr[i];
   }
   if (grid_thread() == 0) len[n] = 0;
-}
-
-// In place exclusive prefix sum of v[0..m) by one work-group (at most kMaxBlock threads): each
-// thread sums a contiguous segment, the segment sums are scanned, then each segment is rewritten.
-__global__ void rn_scan(int32_t* v, int64_t m) {
-  __shared__ int64_t part[kMaxBlock];
-  const int64_t seg = (m + blockDim.x - 1) / blockDim.x;
-  const int64_t lo = seg * threadIdx.x, hi = lo + seg < m ? lo + seg : m;
-  int64_t s = 0;
-  for (int64_t j = lo; j < hi; ++j) s += v[j];
-  part[threadIdx.x] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int64_t run = 0;
-    for (unsigned t = 0; t < blockDim.x; ++t) {
-      const int64_t x = part[t];
-      part[t] = run;
-      run += x;
-    }
-  }
-  __syncthreads();
-  int64_t run = part[threadIdx.x];
-  for (int64_t j = lo; j < hi; ++j) {
-    const int32_t x = v[j];
-    v[j] = (int32_t)run;
-    run += x;
-  }
 }
 
 // Row nw of the renumbered L: row old_of[nw]'s off-diagonals with their columns renumbered, sorted

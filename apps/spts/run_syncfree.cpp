@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis_dev.h"
 #include "hip_check.h"
 #include "plan.h"
 #include "renumber.h"
@@ -54,6 +55,45 @@ bool use_warp(const options& o, const csr& l) {
   return (double)in_long / off >= kLongShare;
 }
 
+// --analysis compare: the device's levels, order and (tiles) chunks against the host's
+// (analyze, level_order, tile_order); the first difference is reported.
+bool same_analysis(const csr& l, const device_analysis& da, bool tiles, int32_t width, int32_t depth) {
+  const analysis an = analyze(l);
+  std::vector<int32_t> order;
+  std::vector<int32_t> chunks;
+  if (tiles) {
+    tiling tl = tile_order(l, width, depth);
+    order.swap(tl.new_of);
+    chunks.swap(tl.chunk_start);
+  } else {
+    level_order(l, &order);
+  }
+  const auto differ = [](const char* what, int64_t at, int64_t dev, int64_t host) {
+    std::fprintf(stderr, "spts: PE 0: --analysis compare: the device's %s %lld is %lld, the host's %lld\n", what,
+                 (long long)at, (long long)dev, (long long)host);
+    return false;
+  };
+  if (da.levels != an.levels) {
+    std::fprintf(stderr, "spts: PE 0: --analysis compare: the device found %d levels, the host %d\n", (int)da.levels,
+                 (int)an.levels);
+    return false;
+  }
+  for (int32_t i = 0; i < l.n; ++i) {
+    if (da.level[i] != an.level[i]) return differ("level of row", i, da.level[i], an.level[i]);
+    if (da.order[i] != order[i]) return differ("new index of row", i, da.order[i], order[i]);
+  }
+  if (tiles) {
+    if (da.chunks.size() != chunks.size()) {
+      std::fprintf(stderr, "spts: PE 0: --analysis compare: the device made %zu chunks, the host %zu\n",
+                   da.chunks.size() - 1, chunks.size() - 1);
+      return false;
+    }
+    for (size_t c = 0; c < chunks.size(); ++c)
+      if (da.chunks[c] != chunks[c]) return differ("start of chunk", (int64_t)c, da.chunks[c], chunks[c]);
+  }
+  return true;
+}
+
 template <typename T, int X>
 void launch(bool warp, int grid, int block, const syncfree_args<T>& a) {
   if (warp) hipLaunchKernelGGL(HIP_KERNEL_NAME(solve_warp<T, X>), dim3(grid), dim3(block), 0, 0, a);
@@ -74,14 +114,17 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipGetDevice(&dev));
   HIP_CHECK(hipGetDeviceProperties(&prop, dev));
 
-  // Preprocessing (timed in prep_s): the level-ordered renumbering. At one PE the host finds the
-  // order (level_order) and the device makes the renumbered L (renumber_dev.h); each timed solve
-  // then gathers b into the new order and scatters x back, so it takes and gives L's order. On
-  // several PEs the host makes the renumbered L (every PE needs the whole of it for the exchange
-  // plan), which the solve then sees as its L, b and PE blocks; x comes back in the new numbering
-  // with each entry's original row.
+  // Preprocessing (timed in prep_s, the uploads included): the level-ordered renumbering. At one
+  // PE the device finds the order (analysis_dev.h; --analysis host: the host's level_order or
+  // tile_order, uploaded) and makes the renumbered L (renumber_dev.h); each timed solve then
+  // gathers b into the new order and scatters x back, so it takes and gives L's order. On several
+  // PEs the host makes the renumbered L (every PE needs the whole of it for the exchange plan),
+  // which the solve then sees as its L, b and PE blocks; x comes back in the new numbering with
+  // each entry's original row.
   const double p0 = now_s();
-  const bool renum = use_renumbering(o, pin, use_warp(o, *pin.l));
+  // A renumbered L has L's rows, so the kernel chosen for L holds for it.
+  const bool warp = use_warp(o, *pin.l);
+  const bool renum = use_renumbering(o, pin, warp);
   const bool dev_renum = renum && pin.npes == 1;
   renumbering rn;
   std::vector<double> b_new;
@@ -107,13 +150,17 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
                  kMaxBlock);
     shmem_global_exit(2);
   }
-  const bool warp = use_warp(o, l);
   const int rows_per_wg = warp ? block / ws : block;
 
-  std::vector<int32_t> rp(nloc + 1);
-  for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
+  // This PE's row pointers from 0 (at one PE, L's own: no host copy).
+  std::vector<int32_t> rp_shifted;
+  if (r0 != 0) {
+    rp_shifted.resize((size_t)nloc + 1);
+    for (int32_t i = 0; i <= nloc; ++i) rp_shifted[i] = l.row_ptr[r0 + i] - base;
+  }
+  const int32_t* rp = r0 != 0 ? rp_shifted.data() : l.row_ptr.data();
   syncfree_args<T> a = {};
-  a.row_ptr = upload<int32_t>(rp);
+  a.row_ptr = upload<int32_t>(rp, (size_t)nloc + 1);
   a.col = upload<int32_t>(l.col.data() + base, rp[nloc]);
   a.val = upload<T>(l.val.data() + base, rp[nloc]);
   a.b = upload<T>(p.b->data() + r0, nloc);
@@ -127,7 +174,30 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   const bool tiles =
       dev_renum && !warp && (o.renumber == renumber_kind::tiles || o.renumber == renumber_kind::automatic);
   tiling tl;
-  if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
+  device_analysis da;
+  const bool on_device = dev_renum && o.analysis != analysis_where::host;
+  int32_t* d_new_of = nullptr;
+  if (on_device) {
+    device_analysis_params prm;
+    prm.block = block;
+    prm.grid = aux_grid;
+    prm.tiles = tiles;
+    prm.width = ws;
+    prm.depth = block / ws;
+    prm.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
+    prm.inject = o.inject_analysis;
+    prm.keep = o.analysis == analysis_where::compare;
+    da = analyze_on_device(a.row_ptr, a.col, nloc, prm);
+    d_new_of = da.new_of;
+    rn.levels = da.levels;
+    if (tiles) {
+      a.chunk_start = da.chunk_start;
+      a.nchunks = da.nchunks;
+      grid = std::max(1, (int)a.nchunks);
+      tl.bands = da.bands;
+      tl.tiled_bands = da.tiled_bands;
+    }
+  } else if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
     tl = tile_order(l, ws, block / ws);
     new_of.swap(tl.new_of);
     rn.levels = tl.levels;
@@ -139,7 +209,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   if (dev_renum) {
     const int32_t n = nloc;
-    int32_t* d_new_of = upload<int32_t>(new_of);
+    if (!on_device) d_new_of = upload<int32_t>(new_of);
     int32_t *rp_new = nullptr, *col_new = nullptr;
     T* val_new = nullptr;
     HIP_CHECK(hipMalloc((void**)&old_of, (size_t)n * sizeof(int32_t)));
@@ -149,7 +219,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     HIP_CHECK(hipMalloc((void**)&x_orig, (size_t)n * sizeof(T)));
     hipLaunchKernelGGL(rn_rows, dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, (const int32_t*)d_new_of, old_of,
                        rp_new, n);
-    hipLaunchKernelGGL(rn_scan, dim3(1), dim3(block), 0, 0, rp_new, (int64_t)n + 1);
+    scan_exclusive_dev(rp_new, (int64_t)n + 1, block);
     hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col, a.val,
                        (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
     HIP_CHECK(hipGetLastError());
@@ -281,6 +351,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
+  if (on_device && o.analysis == analysis_where::compare) t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
 
   // own_only (--probe-remote-ready): only this PE's rows go back to kPending; the words other PEs
   // sent in the solve before keep their values, so no row waits on another PE, while this PE's
@@ -343,7 +414,9 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep" +
-                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)") +
+                (on_device ? ", found and copied on the device; each solve gathers b and scatters x)"
+                 : dev_renum ? ", found on the host, copied on the device; each solve gathers b and scatters x)"
+                             : ", on the host)") +
                 (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +
                              std::to_string(tl.tiled_bands) + " of " + std::to_string(tl.bands) + " bands"
                        : "");

@@ -50,34 +50,53 @@ struct level_args {
 // dependency (it takes what is ready and tries again: wave-mates on GPUs without independent
 // thread scheduling), up to kPollBatch columns' levels are loaded at once, and a dependency inside
 // the work-group's chunk is polled in shared memory.
+// Each thread holds K rows of its chunk (rows lo + t, lo + t + blockDim, ...) and polls them in
+// turn. In natural order the rows in flight are what bounds a sync-free pass (README.md: on a 2D
+// grid the resident rows cover a band of grid rows that waits on rows far behind the wavefront);
+// a row's state here is three words, so K rows a thread multiply the rows in flight by K at the
+// same occupancy. The lowest unfinished row of a chunk depends only on finished rows, and its
+// thread polls every row it holds, so the chunk always progresses.
+template <int K>
 __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
-  __shared__ int32_t own[kMaxBlock];
+  __shared__ int32_t own[kMaxBlock * K];
   __shared__ unsigned chunk;
   __shared__ int32_t wg_top;
   if (threadIdx.x == 0) {
     chunk = atomicAdd(a.next_chunk, 1u);
     wg_top = -1;
   }
-  own[threadIdx.x] = -1;
+  for (int m = 0; m < K; ++m) own[threadIdx.x + m * blockDim.x] = -1;
   __syncthreads();
-  const int64_t lo = (int64_t)chunk * blockDim.x;
-  const int32_t i = lo + threadIdx.x < a.n ? (int32_t)(lo + threadIdx.x) : a.n;
-  const uint32_t nslots = lo < a.n ? (uint32_t)ad_min<int64_t>(blockDim.x, a.n - lo) : 0u;
-  bool done = i >= a.n;
-  int32_t k = done ? 0 : a.row_ptr[i];
-  const int32_t diag = done ? 0 : a.row_ptr[i + 1] - 1;
-  int32_t lv = 0, waited_for = -1;
+  const int64_t lo = (int64_t)chunk * blockDim.x * K;
+  const uint32_t nslots = lo < a.n ? (uint32_t)ad_min<int64_t>((int64_t)blockDim.x * K, a.n - lo) : 0u;
+  int32_t k[K], diag[K], lv[K];
+  unsigned pending = 0;  // bit m: row m not finished
+#pragma unroll
+  for (int m = 0; m < K; ++m) {
+    const int64_t i = lo + threadIdx.x + (int64_t)m * blockDim.x;
+    k[m] = diag[m] = lv[m] = 0;
+    if (i < a.n) {
+      k[m] = a.row_ptr[i];
+      diag[m] = a.row_ptr[i + 1] - 1;
+      pending |= 1u << m;
+    }
+  }
+  int32_t top = -1, waited_row = -1, waited_for = -1;
   spin_clock clk;
-  for (;;) {
-    if (!done) {
-      const int32_t k0 = k;
-      while (k < diag) {
+  while (pending) {
+    bool moved = false;
+#pragma unroll
+    for (int m = 0; m < K; ++m) {
+      if (!((pending >> m) & 1u)) continue;
+      const int32_t i = (int32_t)(lo + threadIdx.x + (int64_t)m * blockDim.x);
+      const int32_t k0 = k[m];
+      while (k[m] < diag[m]) {
         int32_t u[kPollBatch];
 #pragma unroll
         for (int j = 0; j < kPollBatch; ++j) {
           u[j] = -1;
-          if (k + j < diag) {
-            const int32_t c = a.col[k + j];
+          if (k[m] + j < diag[m]) {
+            const int32_t c = a.col[k[m] + j];
             const uint32_t s = (uint32_t)(c - lo);
             u[j] = s < nslots ? gio::plat::load_polled(&own[s]) : gio::plat::load_polled(&a.lev[c]);
           }
@@ -85,26 +104,31 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
         int j = 0;
 #pragma unroll
         for (int t = 0; t < kPollBatch; ++t) {
-          if (j != t || k + t >= diag || u[t] < 0) continue;
-          lv = lv > u[t] + 1 ? lv : u[t] + 1;
+          if (j != t || k[m] + t >= diag[m] || u[t] < 0) continue;
+          lv[m] = lv[m] > u[t] + 1 ? lv[m] : u[t] + 1;
           ++j;
         }
-        k += j;
+        k[m] += j;
         if (j < kPollBatch) break;
       }
-      if (k != k0) clk.progress();
-      if (k < diag) waited_for = a.col[k];
-      if (k == diag) {
-        const int32_t out = lv + (i == a.inject_row ? 1 : 0);
-        store_level(&own[i - lo], out);
-        store_level(&a.lev[i], out);
-        atomicMax(&wg_top, out);
-        done = true;
+      moved = moved || k[m] != k0;
+      if (k[m] < diag[m]) {
+        waited_row = i;
+        waited_for = a.col[k[m]];
+        continue;
       }
+      const int32_t out = lv[m] + (i == a.inject_row ? 1 : 0);
+      store_level(&own[i - lo], out);
+      store_level(&a.lev[i], out);
+      top = top > out ? top : out;
+      pending &= ~(1u << m);
+      moved = true;
     }
-    if (done) break;
-    clk.tick(0, i, waited_for, a.timeout_ns, 0);
+    if (!pending) break;
+    if (moved) clk.progress();
+    clk.tick(0, waited_row, waited_for, a.timeout_ns, 0);
   }
+  if (top >= 0) atomicMax(&wg_top, top);
   __syncthreads();
   if (threadIdx.x == 0 && wg_top >= 0) atomicMax(a.top, wg_top);
 }
@@ -348,7 +372,14 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
   HIP_CHECK(hipMemset(top, 0xff, sizeof(int32_t)));
   HIP_CHECK(hipMemset(counter, 0, sizeof(unsigned)));
   const level_args la{row_ptr, col, lev, counter, top, n, prm.inject && n > 0 ? n - 1 : -1, prm.timeout_ns};
-  launch(ad_levels, (int)((n + (int64_t)block - 1) / block), block, la);
+  const int64_t per_wg = (int64_t)block * prm.rows_per_thread;
+  const int lgrid = (int)((n + per_wg - 1) / per_wg);
+  switch (prm.rows_per_thread) {
+    case 1: launch(ad_levels<1>, lgrid, block, la); break;
+    case 2: launch(ad_levels<2>, lgrid, block, la); break;
+    case 4: launch(ad_levels<4>, lgrid, block, la); break;
+    default: launch(ad_levels<8>, lgrid, block, la); break;
+  }
   int32_t top_h = -1;
   HIP_CHECK(hipMemcpy(&top_h, top, sizeof top_h, hipMemcpyDeviceToHost));
   r.levels = top_h + 1;

@@ -78,6 +78,8 @@ void print_usage(const char* prog) {
       "                    device (default: kernels) | host (passes over L on the host, the\n"
       "                    order uploaded) | compare (device, then checked against the host's\n"
       "                    levels, order and chunks outside prep; a difference fails the run)\n"
+      "  --analysis-rows N device analysis: rows a thread of the levels kernel holds (1, 2, 4\n"
+      "                    or 8; default 4): more rows in flight at the same occupancy\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"
@@ -146,6 +148,12 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       ok = gio_app::to_int("spts", n, v, 1, &o->poll_batch);
       if (ok && o->poll_batch > 4) {
         std::fprintf(stderr, "spts: --poll-batch is 1 to 4 (got %d)\n", o->poll_batch);
+        ok = false;
+      }
+    } else if (name == "--analysis-rows") {
+      ok = gio_app::to_int("spts", n, v, 1, &o->analysis_rows);
+      if (ok && (o->analysis_rows & (o->analysis_rows - 1) || o->analysis_rows > 8)) {
+        std::fprintf(stderr, "spts: --analysis-rows is 1, 2, 4 or 8 (got %d)\n", o->analysis_rows);
         ok = false;
       }
     } else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);

@@ -181,6 +181,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     device_analysis_params prm;
     prm.block = block;
     prm.grid = aux_grid;
+    prm.rows_per_thread = o.analysis_rows;
     prm.tiles = tiles;
     prm.width = ws;
     prm.depth = block / ws;

@@ -50,12 +50,14 @@ struct level_args {
 // dependency (it takes what is ready and tries again: wave-mates on GPUs without independent
 // thread scheduling), up to kPollBatch columns' levels are loaded at once, and a dependency inside
 // the work-group's chunk is polled in shared memory.
-// Each thread holds K rows of its chunk (rows lo + t, lo + t + blockDim, ...) and polls them in
-// turn. In natural order the rows in flight are what bounds a sync-free pass (README.md: on a 2D
-// grid the resident rows cover a band of grid rows that waits on rows far behind the wavefront);
-// a row's state here is three words, so K rows a thread multiply the rows in flight by K at the
-// same occupancy. The lowest unfinished row of a chunk depends only on finished rows, and its
-// thread polls every row it holds, so the chunk always progresses.
+// Each thread holds K consecutive rows of its chunk and polls them in turn, lowest first. In
+// natural order the rows in flight are what bounds a sync-free pass (README.md: on a 2D grid the
+// resident rows cover a band of grid rows that waits on rows far behind the wavefront); a row's
+// state here is three words, so K rows a thread multiply the rows in flight by K at the same
+// occupancy. Consecutive rather than strided: a chain through consecutive rows (a grid line, a
+// band) then finishes K rows a pass, each reading the one before from its own thread's store,
+// where strided rows would take a hop each. The lowest unfinished row of a chunk depends only on
+// finished rows, and its thread polls every row it holds, so the chunk always progresses.
 template <int K>
 __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
   __shared__ int32_t own[kMaxBlock * K];
@@ -73,7 +75,7 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
   unsigned pending = 0;  // bit m: row m not finished
 #pragma unroll
   for (int m = 0; m < K; ++m) {
-    const int64_t i = lo + threadIdx.x + (int64_t)m * blockDim.x;
+    const int64_t i = lo + (int64_t)threadIdx.x * K + m;
     k[m] = diag[m] = lv[m] = 0;
     if (i < a.n) {
       k[m] = a.row_ptr[i];
@@ -88,7 +90,7 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
 #pragma unroll
     for (int m = 0; m < K; ++m) {
       if (!((pending >> m) & 1u)) continue;
-      const int32_t i = (int32_t)(lo + threadIdx.x + (int64_t)m * blockDim.x);
+      const int32_t i = (int32_t)(lo + (int64_t)threadIdx.x * K + m);
       const int32_t k0 = k[m];
       while (k[m] < diag[m]) {
         int32_t u[kPollBatch];

@@ -85,29 +85,43 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
   }
   int32_t top = -1, waited_row = -1, waited_for = -1;
   spin_clock clk;
+  const auto poll = [&](int32_t c) -> int32_t {
+    const uint32_t s = (uint32_t)(c - lo);
+    return s < nslots ? gio::plat::load_polled(&own[s]) : gio::plat::load_polled(&a.lev[c]);
+  };
   while (pending) {
     bool moved = false;
+    // Every pending row's next kPollBatch levels are loaded before any is taken: one round trip
+    // for the thread's K rows instead of one each.
+    int32_t u[K][kPollBatch];
+#pragma unroll
+    for (int m = 0; m < K; ++m)
+#pragma unroll
+      for (int j = 0; j < kPollBatch; ++j)
+        u[m][j] = ((pending >> m) & 1u) && k[m] + j < diag[m] ? poll(a.col[k[m] + j]) : -1;
 #pragma unroll
     for (int m = 0; m < K; ++m) {
       if (!((pending >> m) & 1u)) continue;
       const int32_t i = (int32_t)(lo + (int64_t)threadIdx.x * K + m);
       const int32_t k0 = k[m];
-      while (k[m] < diag[m]) {
-        int32_t u[kPollBatch];
+      for (bool first = true; k[m] < diag[m]; first = false) {
+        int32_t v[kPollBatch];
 #pragma unroll
         for (int j = 0; j < kPollBatch; ++j) {
-          u[j] = -1;
-          if (k[m] + j < diag[m]) {
+          v[j] = first ? u[m][j] : -1;
+          // A row of this chunk may have finished since the loads above (the one before, in this
+          // thread, a moment ago): shared memory is asked again, global memory only in the
+          // next pass (or the next batch of a long row).
+          if (v[j] < 0 && k[m] + j < diag[m]) {
             const int32_t c = a.col[k[m] + j];
-            const uint32_t s = (uint32_t)(c - lo);
-            u[j] = s < nslots ? gio::plat::load_polled(&own[s]) : gio::plat::load_polled(&a.lev[c]);
+            if (!first || (uint32_t)(c - lo) < nslots) v[j] = poll(c);
           }
         }
         int j = 0;
 #pragma unroll
         for (int t = 0; t < kPollBatch; ++t) {
-          if (j != t || k[m] + t >= diag[m] || u[t] < 0) continue;
-          lv[m] = lv[m] > u[t] + 1 ? lv[m] : u[t] + 1;
+          if (j != t || k[m] + t >= diag[m] || v[t] < 0) continue;
+          lv[m] = lv[m] > v[t] + 1 ? lv[m] : v[t] + 1;
           ++j;
         }
         k[m] += j;

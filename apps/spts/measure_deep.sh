@@ -17,7 +17,7 @@
 #   prep     preprocessing against cuSPARSE's analysis: grid2d and grid3d at 4M and 16M rows,
 #            natural order; single in level order and in tiles with the analysis on the device
 #            (--analysis compare: checked against the host's, outside prep) and on the host, and
-#            cuSPARSE in the first run; grid2d 16M also with 1 and 8 rows a thread of the levels
+#            cuSPARSE in the first run; grid2d 16M also with 1 and 4 rows a thread of the levels
 #            kernel. Each run's prep line is its preprocessing, uploads included.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -104,7 +104,7 @@ for part in $parts; do
         run 1 --variant single --renumber tiles --analysis compare --gen "$g" --reps "$reps" --no-refs
         run 1 --variant single --renumber tiles --analysis host --gen "$g" --reps "$reps" --no-refs
       done
-      for k in 1 8; do
+      for k in 1 4; do
         run 1 --variant single --renumber tiles --analysis-rows $k --gen grid2d:rows=16000000 --reps "$reps" --no-refs
       done ;;
     *) echo "measure_deep.sh: unknown part $part" >&2; exit 2 ;;

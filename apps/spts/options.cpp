@@ -79,7 +79,7 @@ void print_usage(const char* prog) {
       "                    order uploaded) | compare (device, then checked against the host's\n"
       "                    levels, order and chunks outside prep; a difference fails the run)\n"
       "  --analysis-rows N device analysis: rows a thread of the levels kernel holds (1, 2, 4\n"
-      "                    or 8; default 4): more rows in flight at the same occupancy\n"
+      "                    or 8; default 8): more rows in flight at the same occupancy\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"

@@ -14,13 +14,18 @@
 #            with --chunk-deps global, --backoff and --poll-batch 1, grid3d with smaller work-groups
 #   dist     gio at 2 and 4 PEs on the one GPU, renumbered by level, deep inputs (correctness:
 #            the PEs' kernels time-slice the GPU, so their times are not the solve's)
+#   prep     preprocessing against cuSPARSE's analysis: grid2d and grid3d at 4M and 16M rows,
+#            natural order; single in level order and in tiles with the analysis on the device
+#            (--analysis compare: checked against the host's, outside prep) and on the host, and
+#            cuSPARSE in the first run; grid2d 16M also with 1 and 4 rows a thread of the levels
+#            kernel. Each run's prep line is its preprocessing, uploads included.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build="$here/../../build"
 out=spts_deep
 reps=3
 cache=""
-parts="deep shallow limits dist"
+parts="deep shallow limits dist"  # prep runs only when named
 limit=300  # seconds per spts run
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -30,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     -c) cache="$2"; shift 2 ;;
     -p) parts="$2"; shift 2 ;;
     -t) limit="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "measure_deep.sh: unknown option $1 (see -h)" >&2; exit 2 ;;
   esac
 done
@@ -91,6 +96,16 @@ for part in $parts; do
           run $np --variant gio --renumber level --gen "$g" --reps 2 --no-refs --timeout 30
         done
         run $np --variant gio --renumber level --gen road:rows=50000 --order random --reps 2 --no-refs --timeout 30
+      done ;;
+    prep)
+      for g in grid2d:rows=4000000 grid2d:rows=16000000 grid3d:rows=4000000 grid3d:rows=16000000; do
+        run 1 --variant single,cusparse --renumber level --analysis compare --gen "$g" --reps "$reps" --no-refs
+        run 1 --variant single --renumber level --analysis host --gen "$g" --reps "$reps" --no-refs
+        run 1 --variant single --renumber tiles --analysis compare --gen "$g" --reps "$reps" --no-refs
+        run 1 --variant single --renumber tiles --analysis host --gen "$g" --reps "$reps" --no-refs
+      done
+      for k in 1 4; do
+        run 1 --variant single --renumber tiles --analysis-rows $k --gen grid2d:rows=16000000 --reps "$reps" --no-refs
       done ;;
     *) echo "measure_deep.sh: unknown part $part" >&2; exit 2 ;;
   esac

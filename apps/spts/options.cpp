@@ -68,12 +68,18 @@ void print_usage(const char* prog) {
       "                    | senders (gio, ikn: the rows other PEs wait for, and the rows they\n"
       "                    depend on, first; the rest after, each part in natural order)\n"
       "  --renumber R      sync-free solves (single, gio, ikn): level (rows renumbered by level,\n"
-      "                    each level split over the PEs; preprocessing on the host, in prep)\n"
+      "                    each level split over the PEs; preprocessing timed in prep)\n"
       "                    | tiles (one PE: level order in tiles of a wave's width of positions\n"
       "                    by block/wave levels, a work-group each; as level on several PEs)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: tiles at\n"
       "                    one PE, level on several, where L has more than 32 levels and rows\n"
       "                    are solved a thread each; else none)\n"
+      "  --analysis A      one PE, renumbered: where levels, the order and tiles are found:\n"
+      "                    device (default: kernels) | host (passes over L on the host, the\n"
+      "                    order uploaded) | compare (device, then checked against the host's\n"
+      "                    levels, order and chunks outside prep; a difference fails the run)\n"
+      "  --analysis-rows N device analysis: rows a thread of the levels kernel holds (1, 2, 4\n"
+      "                    or 8; default 8): more rows in flight at the same occupancy\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"
@@ -122,6 +128,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       (name == "--no-refs" ? o->refs : o->inject_error) = name != "--no-refs";
       continue;
     }
+    if (name == "--inject-analysis-error") {
+      o->inject_analysis = true;
+      continue;
+    }
     if (name == "--probe-remote-ready") {
       o->probe_ready = true;
       continue;
@@ -138,6 +148,12 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       ok = gio_app::to_int("spts", n, v, 1, &o->poll_batch);
       if (ok && o->poll_batch > 4) {
         std::fprintf(stderr, "spts: --poll-batch is 1 to 4 (got %d)\n", o->poll_batch);
+        ok = false;
+      }
+    } else if (name == "--analysis-rows") {
+      ok = gio_app::to_int("spts", n, v, 1, &o->analysis_rows);
+      if (ok && (o->analysis_rows & (o->analysis_rows - 1) || o->analysis_rows > 8)) {
+        std::fprintf(stderr, "spts: --analysis-rows is 1, 2, 4 or 8 (got %d)\n", o->analysis_rows);
         ok = false;
       }
     } else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
@@ -196,6 +212,10 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
                                     renumber_kind::none};
       ok = to_enum(n, value, names, vals, &o->renumber);
+    } else if (name == "--analysis") {
+      const char* const names[] = {"device", "host", "compare"};
+      const analysis_where vals[] = {analysis_where::device, analysis_where::host, analysis_where::compare};
+      ok = to_enum(n, value, names, vals, &o->analysis);
     } else if (name == "--chunk-deps") {
       const char* const names[] = {"shared", "global"};
       const bool vals[] = {true, false};

@@ -30,6 +30,11 @@ enum class row_order { natural, level, senders };
 // and why).
 // tiles (one PE, thread kernel): level order in tiles a work-group wide and deep (renumber.h).
 enum class renumber_kind { automatic, level, tiles, none };
+// Where the one-PE renumbering's analysis (levels, the order, tiles) runs: device (kernels,
+// analysis_dev.h), host (renumber.h's passes, the order uploaded), or compare (device, then the
+// host's result computed after the timed preprocessing and compared: levels, order and chunks
+// must be equal, else the run fails).
+enum class analysis_where { device, host, compare };
 enum class exchange { signal, atomic, queue, automatic, store };
 // thread: a thread per row (short rows); warp: a wave per row (long rows); auto picks by mean row
 // length.
@@ -51,6 +56,8 @@ struct options {
   int warmup = 1;                  // untimed solves first
   row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
   renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
+  analysis_where analysis = analysis_where::device;   // one PE: --analysis
+  int analysis_rows = 8;           // --analysis-rows N: the device's levels kernel, rows a thread (1, 2, 4, 8)
   bool chunk_shared = true;        // --chunk-deps shared|global: a chunk's own rows through shared memory
   int poll_batch = 4;              // --poll-batch N: thread kernel, dependency words loaded together (1-4)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform
@@ -60,6 +67,7 @@ struct options {
   double timeout_s = 120;          // bound on every wait inside the solve kernels
   bool refs = true;                // also time `single` and the vendor solve on PE 0 (speedups)
   bool inject_error = false;       // test only: perturb one solved value; the check must fail
+  bool inject_analysis = false;    // test only: the device analysis gives the last row a level too many
   bool probe_ready = false;        // gio, ikn: also time solves with every other PE's components present
 };
 

@@ -1,7 +1,7 @@
-// The one-PE level-ordered renumbering's copy on the device (renumber.h gives the order): from L
-// as stored and new_of, the renumbered CSR, and per solve the right-hand side gathered into the
+// The one-PE level-ordered renumbering's copy on the device (analysis_dev.h or renumber.h gives
+// the order): from L as uploaded (values in double) and new_of, the renumbered CSR, and per solve the right-hand side gathered into the
 // new order and the solution scattered back. Grid-stride kernels; the row pointers' prefix sum is
-// one work-group's.
+// scan_exclusive_dev's (analysis_dev.h).
 #pragma once
 #include <cstdint>
 
@@ -22,31 +22,20 @@ __global__ void rn_rows(const int32_t* row_ptr, const int32_t* new_of, int32_t* 
   if (grid_thread() == 0) len[n] = 0;
 }
 
-// In place exclusive prefix sum of v[0..m) by one work-group (at most kMaxBlock threads): each
-// thread sums a contiguous segment, the segment sums are scanned, then each segment is rewritten.
-__global__ void rn_scan(int32_t* v, int64_t m) {
-  __shared__ int64_t part[kMaxBlock];
-  const int64_t seg = (m + blockDim.x - 1) / blockDim.x;
-  const int64_t lo = seg * threadIdx.x, hi = lo + seg < m ? lo + seg : m;
-  int64_t s = 0;
-  for (int64_t j = lo; j < hi; ++j) s += v[j];
-  part[threadIdx.x] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int64_t run = 0;
-    for (unsigned t = 0; t < blockDim.x; ++t) {
-      const int64_t x = part[t];
-      part[t] = run;
-      run += x;
-    }
+// *sum += the off-diagonals of the rows with at least min_len of them (--kernel auto's long rows).
+__global__ void rn_long_rows(const int32_t* row_ptr, int32_t n, int32_t min_len, unsigned long long* sum) {
+  unsigned long long s = 0;
+  for (int64_t i = grid_thread(); i < n; i += grid_threads()) {
+    const int32_t r = row_ptr[i + 1] - row_ptr[i] - 1;
+    if (r >= min_len) s += (unsigned long long)r;
   }
-  __syncthreads();
-  int64_t run = part[threadIdx.x];
-  for (int64_t j = lo; j < hi; ++j) {
-    const int32_t x = v[j];
-    v[j] = (int32_t)run;
-    run += x;
-  }
+  if (s) atomicAdd(sum, s);
+}
+
+// dst = src converted to T.
+template <typename T>
+__global__ void rn_convert(const double* src, T* dst, int64_t n) {
+  for (int64_t i = grid_thread(); i < n; i += grid_threads()) dst[i] = (T)src[i];
 }
 
 // Row nw of the renumbered L: row old_of[nw]'s off-diagonals with their columns renumbered, sorted
@@ -54,7 +43,7 @@ __global__ void rn_scan(int32_t* v, int64_t m) {
 // order: the kernels need only the diagonal last), then the diagonal.
 constexpr int32_t kSortedRow = 32;
 template <typename T>
-__global__ void rn_copy(const int32_t* row_ptr, const int32_t* col, const T* val, const int32_t* old_of,
+__global__ void rn_copy(const int32_t* row_ptr, const int32_t* col, const double* val, const int32_t* old_of,
                         const int32_t* new_of, const int32_t* rp_new, int32_t* col_new, T* val_new, int32_t n) {
   for (int64_t nw = grid_thread(); nw < n; nw += grid_threads()) {
     const int32_t old = old_of[nw], s = row_ptr[old], e = row_ptr[old + 1] - 1, m = e - s;
@@ -62,7 +51,7 @@ __global__ void rn_copy(const int32_t* row_ptr, const int32_t* col, const T* val
     T* v = val_new + rp_new[nw];
     for (int32_t k = 0; k < m; ++k) {
       const int32_t cc = new_of[col[s + k]];
-      const T vv = val[s + k];
+      const T vv = (T)val[s + k];
       int32_t j = k;
       if (m <= kSortedRow)
         for (; j > 0 && c[j - 1] > cc; --j) c[j] = c[j - 1], v[j] = v[j - 1];
@@ -70,7 +59,7 @@ __global__ void rn_copy(const int32_t* row_ptr, const int32_t* col, const T* val
       v[j] = vv;
     }
     c[m] = (int32_t)nw;
-    v[m] = val[e];
+    v[m] = (T)val[e];
   }
 }
 

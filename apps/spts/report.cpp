@@ -94,8 +94,8 @@ bool report(const run_record& r) {
        "nonzeros along the heaviest dependency chain (work no schedule can overlap)");
   line("input", fmt("%.4f", r.input_s), "s", "reading or generating L on the host");
   line("prep", fmt("%.4f", r.times.prep_s), "s",
-       "preprocessing, once per run, not in the solve (sync-free: the renumbering on the\n"
-       "host and the uploads; vendor: its analysis)");
+       "preprocessing, once per run, not in the solve (sync-free: the uploads and the\n"
+       "renumbering, its parts in the device line; vendor: its analysis, L already uploaded)");
   line("solve", fmt("%.4f", s.median_s * 1e3), "ms",
        fmt("median of %zu repetitions (min %.4f, max %.4f), each the slowest PE's", r.times.solve_s.size(),
            s.min_s * 1e3, s.max_s * 1e3));

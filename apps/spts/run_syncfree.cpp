@@ -1,7 +1,10 @@
 // gio and single: the sync-free kernels (syncfree.h) on this PE's rows, timed per solve.
 #include <algorithm>
+#include <cstdio>
 #include <string>
+#include <type_traits>
 
+#include "analysis_dev.h"
 #include "hip_check.h"
 #include "plan.h"
 #include "renumber.h"
@@ -41,17 +44,83 @@ bool use_renumbering(const options& o, const problem& p, bool warp) {
   return !warp && p.levels > kDeepLevels;
 }
 
-bool use_warp(const options& o, const csr& l) {
+// d_row_ptr: L's row pointers on the device, where the share of long rows is counted (one PE: a
+// pass over L on the host would be part of the preprocessing); null: counted on the host.
+bool use_warp(const options& o, const csr& l, const int32_t* d_row_ptr = nullptr, int grid = 1, int block = 1) {
   if (o.kernel != kernel_kind::automatic) return o.kernel == kernel_kind::warp;
   const int64_t off = l.nnz() - l.n;
   if (l.n == 0 || off == 0) return false;
   if ((double)off / l.n >= kWarpRowLength) return true;
-  int64_t in_long = 0;
-  for (int32_t i = 0; i < l.n; ++i) {
-    const int32_t r = l.row_ptr[i + 1] - l.row_ptr[i] - 1;
-    if (r >= kLongRow) in_long += r;
+  unsigned long long in_long = 0;
+  if (d_row_ptr) {
+    unsigned long long* d_sum = nullptr;
+    HIP_CHECK(hipMalloc((void**)&d_sum, sizeof(unsigned long long)));
+    HIP_CHECK(hipMemset(d_sum, 0, sizeof(unsigned long long)));
+    hipLaunchKernelGGL(rn_long_rows, dim3(grid), dim3(block), 0, 0, d_row_ptr, l.n, kLongRow, d_sum);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipMemcpy(&in_long, d_sum, sizeof in_long, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipFree(d_sum));
+  } else {
+    for (int32_t i = 0; i < l.n; ++i) {
+      const int32_t r = l.row_ptr[i + 1] - l.row_ptr[i] - 1;
+      if (r >= kLongRow) in_long += r;
+    }
   }
   return (double)in_long / off >= kLongShare;
+}
+
+// L's values (and b) go up in double and become T on the device: for float, a conversion pass
+// over every nonzero on the host would be part of the preprocessing. For double the upload is used
+// as it is.
+template <typename T>
+const T* as_type(double* d, int64_t n, int grid, int block) {
+  if (std::is_same<T, double>::value || n == 0) return (const T*)d;
+  T* out = nullptr;
+  HIP_CHECK(hipMalloc((void**)&out, (size_t)n * sizeof(T)));
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_convert<T>), dim3(grid), dim3(block), 0, 0, (const double*)d, out, n);
+  HIP_CHECK(hipGetLastError());
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipFree(d));
+  return out;
+}
+
+// --analysis compare: the device's levels, order and (tiles) chunks against the host's
+// (analyze, level_order, tile_order); the first difference is reported.
+bool same_analysis(const csr& l, const device_analysis& da, bool tiles, int32_t width, int32_t depth) {
+  const analysis an = analyze(l);
+  std::vector<int32_t> order;
+  std::vector<int32_t> chunks;
+  if (tiles) {
+    tiling tl = tile_order(l, width, depth);
+    order.swap(tl.new_of);
+    chunks.swap(tl.chunk_start);
+  } else {
+    level_order(l, &order);
+  }
+  const auto differ = [](const char* what, int64_t at, int64_t dev, int64_t host) {
+    std::fprintf(stderr, "spts: PE 0: --analysis compare: the device's %s %lld is %lld, the host's %lld\n", what,
+                 (long long)at, (long long)dev, (long long)host);
+    return false;
+  };
+  if (da.levels != an.levels) {
+    std::fprintf(stderr, "spts: PE 0: --analysis compare: the device found %d levels, the host %d\n", (int)da.levels,
+                 (int)an.levels);
+    return false;
+  }
+  for (int32_t i = 0; i < l.n; ++i) {
+    if (da.level[i] != an.level[i]) return differ("level of row", i, da.level[i], an.level[i]);
+    if (da.order[i] != order[i]) return differ("new index of row", i, da.order[i], order[i]);
+  }
+  if (tiles) {
+    if (da.chunks.size() != chunks.size()) {
+      std::fprintf(stderr, "spts: PE 0: --analysis compare: the device made %zu chunks, the host %zu\n",
+                   da.chunks.size() - 1, chunks.size() - 1);
+      return false;
+    }
+    for (size_t c = 0; c < chunks.size(); ++c)
+      if (da.chunks[c] != chunks[c]) return differ("start of chunk", (int64_t)c, da.chunks[c], chunks[c]);
+  }
+  return true;
 }
 
 template <typename T, int X>
@@ -74,21 +143,24 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   HIP_CHECK(hipGetDevice(&dev));
   HIP_CHECK(hipGetDeviceProperties(&prop, dev));
 
-  // Preprocessing (timed in prep_s): the level-ordered renumbering. At one PE the host finds the
-  // order (level_order) and the device makes the renumbered L (renumber_dev.h); each timed solve
-  // then gathers b into the new order and scatters x back, so it takes and gives L's order. On
-  // several PEs the host makes the renumbered L (every PE needs the whole of it for the exchange
-  // plan), which the solve then sees as its L, b and PE blocks; x comes back in the new numbering
-  // with each entry's original row.
+  // Preprocessing (timed in prep_s, the uploads included): the level-ordered renumbering. At one
+  // PE the device finds the order (analysis_dev.h; --analysis host: the host's level_order or
+  // tile_order, uploaded) and makes the renumbered L (renumber_dev.h); each timed solve then
+  // gathers b into the new order and scatters x back, so it takes and gives L's order. On several
+  // PEs the host makes the renumbered L (every PE needs the whole of it for the exchange plan),
+  // which the solve then sees as its L, b and PE blocks; x comes back in the new numbering with
+  // each entry's original row.
   const double p0 = now_s();
-  const bool renum = use_renumbering(o, pin, use_warp(o, *pin.l));
-  const bool dev_renum = renum && pin.npes == 1;
+  // A renumbered L has L's rows, so the kernel chosen for L holds for it. At one PE it is chosen
+  // once L is on the device (below).
+  bool warp = pin.npes > 1 && use_warp(o, *pin.l);
+  bool renum = pin.npes > 1 && use_renumbering(o, pin, warp);
   renumbering rn;
   std::vector<double> b_new;
   std::vector<int32_t> new_of;
   problem p = pin;
   double renumber_s = 0;
-  if (renum && !dev_renum) {
+  if (renum) {  // several PEs
     rn = renumber_by_level(*pin.l, pin.npes);
     b_new.resize((size_t)rn.l.n);
     for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
@@ -107,27 +179,64 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
                  kMaxBlock);
     shmem_global_exit(2);
   }
-  const bool warp = use_warp(o, l);
-  const int rows_per_wg = warp ? block / ws : block;
 
-  std::vector<int32_t> rp(nloc + 1);
-  for (int32_t i = 0; i <= nloc; ++i) rp[i] = l.row_ptr[r0 + i] - base;
+  // This PE's row pointers from 0 (at one PE, L's own: no host copy).
+  std::vector<int32_t> rp_shifted;
+  if (r0 != 0) {
+    rp_shifted.resize((size_t)nloc + 1);
+    for (int32_t i = 0; i <= nloc; ++i) rp_shifted[i] = l.row_ptr[r0 + i] - base;
+  }
+  const int32_t* rp = r0 != 0 ? rp_shifted.data() : l.row_ptr.data();
+  const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
   syncfree_args<T> a = {};
-  a.row_ptr = upload<int32_t>(rp);
+  a.row_ptr = upload<int32_t>(rp, (size_t)nloc + 1);
   a.col = upload<int32_t>(l.col.data() + base, rp[nloc]);
-  a.val = upload<T>(l.val.data() + base, rp[nloc]);
-  a.b = upload<T>(p.b->data() + r0, nloc);
+  double* val_up = upload<double>(l.val.data() + base, rp[nloc]);
+  a.b = as_type<T>(upload<double>(p.b->data() + r0, nloc), nloc, aux_grid, block);
+  HIP_CHECK(hipDeviceSynchronize());
+  const double upload_s = now_s() - p0;
+  if (pin.npes == 1) {
+    warp = use_warp(o, l, a.row_ptr, aux_grid, block);
+    renum = use_renumbering(o, pin, warp);
+  }
+  const bool dev_renum = renum && pin.npes == 1;
+  const int rows_per_wg = warp ? block / ws : block;
   // dev_renum: L as stored is on the device; the renumbered copy replaces it. b_orig keeps b in
   // L's order (each solve gathers it), x_orig receives x in L's order.
+  if (!dev_renum) a.val = as_type<T>(val_up, rp[nloc], aux_grid, block);
   int32_t* old_of = nullptr;
   T* b_orig = nullptr;
   T* x_orig = nullptr;
-  const int aux_grid = std::max(1, std::min((nloc + block - 1) / block, 8 * std::max(prop.multiProcessorCount, 1)));
   int grid = std::max(1, (nloc + rows_per_wg - 1) / rows_per_wg);
   const bool tiles =
       dev_renum && !warp && (o.renumber == renumber_kind::tiles || o.renumber == renumber_kind::automatic);
   tiling tl;
-  if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
+  device_analysis da;
+  const bool on_device = dev_renum && o.analysis != analysis_where::host;
+  int32_t* d_new_of = nullptr;
+  const double a0 = now_s();
+  if (on_device) {
+    device_analysis_params prm;
+    prm.block = block;
+    prm.grid = aux_grid;
+    prm.rows_per_thread = o.analysis_rows;
+    prm.tiles = tiles;
+    prm.width = ws;
+    prm.depth = block / ws;
+    prm.timeout_ns = (unsigned long long)(o.timeout_s * 1e9);
+    prm.inject = o.inject_analysis;
+    prm.keep = o.analysis == analysis_where::compare;
+    da = analyze_on_device(a.row_ptr, a.col, nloc, prm);
+    d_new_of = da.new_of;
+    rn.levels = da.levels;
+    if (tiles) {
+      a.chunk_start = da.chunk_start;
+      a.nchunks = da.nchunks;
+      grid = std::max(1, (int)a.nchunks);
+      tl.bands = da.bands;
+      tl.tiled_bands = da.tiled_bands;
+    }
+  } else if (tiles) {  // a wave's width of positions by block / wave levels: a wave per level of a tile
     tl = tile_order(l, ws, block / ws);
     new_of.swap(tl.new_of);
     rn.levels = tl.levels;
@@ -137,9 +246,11 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   } else if (dev_renum) {
     rn.levels = level_order(l, &new_of);
   }
+  if (dev_renum && !on_device) d_new_of = upload<int32_t>(new_of);
+  HIP_CHECK(hipDeviceSynchronize());
+  const double analysis_s = now_s() - a0, c0 = now_s();
   if (dev_renum) {
     const int32_t n = nloc;
-    int32_t* d_new_of = upload<int32_t>(new_of);
     int32_t *rp_new = nullptr, *col_new = nullptr;
     T* val_new = nullptr;
     HIP_CHECK(hipMalloc((void**)&old_of, (size_t)n * sizeof(int32_t)));
@@ -149,15 +260,16 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     HIP_CHECK(hipMalloc((void**)&x_orig, (size_t)n * sizeof(T)));
     hipLaunchKernelGGL(rn_rows, dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, (const int32_t*)d_new_of, old_of,
                        rp_new, n);
-    hipLaunchKernelGGL(rn_scan, dim3(1), dim3(block), 0, 0, rp_new, (int64_t)n + 1);
-    hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col, a.val,
+    scan_exclusive_dev(rp_new, (int64_t)n + 1, block);
+    hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col,
+                       (const double*)val_up,
                        (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(d_new_of));
     HIP_CHECK(hipFree((void*)a.row_ptr));
     HIP_CHECK(hipFree((void*)a.col));
-    HIP_CHECK(hipFree((void*)a.val));
+    HIP_CHECK(hipFree(val_up));
     a.row_ptr = rp_new;
     a.col = col_new;
     a.val = val_new;
@@ -165,8 +277,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     T* b_new_dev = nullptr;
     HIP_CHECK(hipMalloc((void**)&b_new_dev, (size_t)n * sizeof(T)));
     a.b = b_new_dev;
-    renumber_s = now_s() - p0;
   }
+  const double copy_s = now_s() - c0;
   a.row0 = r0;
   a.nloc = nloc;
   a.me = p.me;
@@ -281,6 +393,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
+  if (on_device && o.analysis == analysis_where::compare) t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
 
   // own_only (--probe-remote-ready): only this PE's rows go back to kPending; the words other PEs
   // sent in the solve before keep their values, so no row waits on another PE, while this PE's
@@ -340,10 +453,18 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
                                 : renum ? ", rows in level order" : ", rows in natural order") +
              (warp ? "" : o.chunk_shared ? ", a work-group's own rows through shared memory" : ", every dependency through global memory") +
              (warp ? "" : ", " + std::to_string(a.poll_batch) + " dependency words a poll");
+  const auto ms = [](double sec) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", sec * 1e3);
+    return std::string(buf);
+  };
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
-                " rows here; " + std::to_string(renumber_s * 1e3) + " ms of the prep" +
-                (dev_renum ? ", copied on the device; each solve gathers b and scatters x)" : ", on the host)") +
+                " rows here; " +
+                (dev_renum ? "prep: uploads " + ms(upload_s) + " ms, analysis on the " + (on_device ? "device " : "host ") +
+                                 ms(analysis_s) + " ms, permuted copy on the device " + ms(copy_s) +
+                                 " ms; each solve gathers b and scatters x)"
+                           : ms(renumber_s) + " ms of the prep, on the host)") +
                 (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +
                              std::to_string(tl.tiled_bands) + " of " + std::to_string(tl.bands) + " bands"
                        : "");

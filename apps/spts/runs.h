@@ -18,6 +18,7 @@ struct solve_times {
   bool by_level = false;           // the sync-free solve ran renumbered by level (--renumber)
   bool renumbered = false;         // x is in a renumbered order: entry k is original row rows[k]
   std::vector<int32_t> rows;       // (a PE may have none); otherwise x holds rows [row0, row1)
+  bool analysis_differs = false;   // --analysis compare: the device's levels, order or chunks are not the host's
 };
 
 struct problem {

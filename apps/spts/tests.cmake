@@ -72,6 +72,46 @@ foreach(g ${spts_kinds})
   spts_test(single.tiles.${kind}.natural.np1 1 p2p --variant single --renumber tiles --gen ${g})
   spts_test(gio.tiles.float.${kind}.random.np1 1 p2p --variant gio --renumber tiles --type float --gen ${g} --order random)
 endforeach()
+# The device analysis (--analysis compare: the device's levels, order and tiles' chunks must equal
+# the host's, and the solve pass its check): every kind, both orders, level order and tiles, float
+# and double, single and gio at one PE; the levels kernel with each number of rows a thread, and in
+# lockstep waves. The host analysis (--analysis host) still solves.
+foreach(g ${spts_kinds})
+  string(REGEX REPLACE ":.*" "" kind ${g})
+  foreach(ord natural random)
+    spts_test(single.analysis.level.${kind}.${ord}.np1 1 p2p --variant single --renumber level --analysis compare
+              --gen ${g} --order ${ord})
+    spts_test(single.analysis.tiles.float.${kind}.${ord}.np1 1 p2p --variant single --renumber tiles --type float
+              --analysis compare --gen ${g} --order ${ord})
+  endforeach()
+  spts_test(gio.analysis.tiles.${kind}.np1 1 p2p --variant gio --renumber tiles --analysis compare --gen ${g})
+  spts_test(gio.analysis.level.float.gda.${kind}.random.np1 1 gda --variant gio --renumber level --type float
+            --analysis compare --gen ${g} --order random)
+  spts_test(single.analysis-host.tiles.${kind}.np1 1 p2p --variant single --renumber tiles --analysis host --gen ${g})
+endforeach()
+foreach(k 1 2 4)
+  spts_test(single.analysis-rows${k}.banded.np1 1 p2p --variant single --renumber level --analysis compare
+            --analysis-rows ${k} --gen banded:n=700,band=2)
+  spts_test(single.analysis-rows${k}.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+            --analysis-rows ${k} --gen grid2d:n=70 --block 32)
+endforeach()
+spts_test(single.analysis.lockstep.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+          --gen grid2d:n=50 --block 32)
+set_property(TEST app.spts.single.analysis.lockstep.grid2d.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)
+spts_test(single.analysis.lockstep.banded.np1 1 p2p --variant single --renumber level --analysis compare
+          --analysis-rows 1 --gen banded:n=700,band=1 --block 32)
+set_property(TEST app.spts.single.analysis.lockstep.banded.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)
+# The comparison can fail: the device analysis gives the last row a level too many (the order
+# stays a valid one, so the solve itself passes); the run must exit 1 saying which levels differ.
+foreach(rn level tiles)
+  add_test(NAME app.spts.single.inject-analysis-error.${rn}.np1
+           COMMAND bash ${GIO_APP_COMMON}/expect_fail.sh ${SPTS_GIORUN} -n 1 $<TARGET_FILE:spts>
+                   --variant single --renumber ${rn} --analysis compare --inject-analysis-error
+                   --gen grid2d:n=24 --reps 1 --no-refs)
+  set_tests_properties(app.spts.single.inject-analysis-error.${rn}.np1 PROPERTIES ENVIRONMENT "${SPTS_ENV}"
+                       PASS_REGULAR_EXPRESSION "the device found 48 levels, the host 47.*the check caught"
+                       TIMEOUT 300 LABELS spts)
+endforeach()
 spts_test(single.tiles.grid2d.block32.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=70 --block 32)
 spts_test(single.tiles.lockstep.grid2d.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=50 --block 128)
 set_property(TEST app.spts.single.tiles.lockstep.grid2d.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)
@@ -224,6 +264,8 @@ spts_bad_input(zero_diag "zero_diag.mtx.*row 3" --matrix ${SPTS_DATA}/zero_diag.
 spts_bad_input(bad_entry "bad_entry.mtx:5: malformed column" --matrix ${SPTS_DATA}/bad_entry.mtx)
 spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
 spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
+spts_bad_input(analysis_rows "--analysis-rows is 1, 2, 4 or 8 \\(got 3\\)" --analysis-rows 3 --gen grid2d:n=8)
+spts_bad_input(analysis "--analysis is device \\| host \\| compare \\(got \"gpu\"\\)" --analysis gpu --gen grid2d:n=8)
 spts_bad_input(ikn_with_gio "ikn cannot share a run with gio or levelset" --variant gio,ikn --gen grid2d:n=8)
 spts_bad_input(probe_levelset "--probe-remote-ready times the distributed sync-free solve \\(gio, ikn\\), not --variant levelset"
                --variant gio,levelset --probe-remote-ready --gen grid2d:n=8)

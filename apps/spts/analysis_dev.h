@@ -1,0 +1,42 @@
+// The one-PE analysis on the device (--analysis device, the default): every row's level, the order
+// by level (ascending original index within a level, the order level_order gives on the host) and,
+// for --renumber tiles, tile_order's order and chunks, from L as uploaded. The kernels are in
+// analysis_dev.cpp; renumber.h describes the orders themselves.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace spts {
+
+struct device_analysis_params {
+  int block = 256;                     // threads per work-group (a multiple of the wave size)
+  int grid = 1;                        // work-groups of the grid-stride kernels
+  int rows_per_thread = 8;             // the levels kernel's rows a thread: 1, 2, 4 or 8
+  bool tiles = false;                  // tile_order's order and chunks instead of level order
+  int32_t width = 32, depth = 8;       // tiles: positions by levels (renumber.h)
+  unsigned long long timeout_ns = 0;   // bound on every wait for a dependency's level
+  bool inject = false;                 // test only: the last row gets one level more than it has
+  bool keep = false;                   // also bring the levels and the order back (host copies below)
+};
+
+struct device_analysis {
+  int32_t* new_of = nullptr;           // device, n: each original row's new index
+  int32_t* chunk_start = nullptr;      // device, tiles: nchunks + 1 chunk boundaries (else null)
+  unsigned nchunks = 0;
+  int32_t levels = 0;
+  int64_t bands = 0, tiled_bands = 0;  // tiles
+  std::vector<int32_t> level, order;   // keep: level per row, new_of per row
+  std::vector<int32_t> chunks;         // tiles: the chunk boundaries (on the host in any case)
+};
+
+// row_ptr and col: L on the device (n rows, the diagonal last in each row). The caller frees
+// new_of and chunk_start (hipFree).
+device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, int32_t n,
+                                  const device_analysis_params& prm);
+
+// In-place exclusive prefix sum of v[0..m) on the device (m < 2^31, the sum too), work-groups of
+// `block` threads: tiles summed, the tile sums scanned (recursively), each tile scanned with its
+// offset.
+void scan_exclusive_dev(int32_t* v, int64_t m, int block);
+
+}  // namespace spts

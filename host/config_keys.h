@@ -83,6 +83,9 @@
     "most 1/16 of the heap; at least 4K, at most half the heap; none is taken with "                 \
     "GIO_COLL_REDUCE=pull")                                                                          \
   X(GIO_NUM_CONTEXTS, COUNT, "64", 0, "", 1, 511, "work-group contexts available to shmemx_wg_ctx_create") \
+  X(SHMEM_DEVICE_MAX_CTX, COUNT, "8", 0, "", 0, 510,                                                \
+    "device contexts the host may hand out at once (shmem_ctx_create / shmem_team_create_ctx with " \
+    "SHMEM_DEVICE_CTX), beside GIO_NUM_CONTEXTS; the two together at most 511")                      \
   X(GIO_BOOTSTRAP, ENUM, "auto", 0, "auto|mpi|pmix", 0, 0,                                          \
     "how PEs find each other: auto (MPI under mpirun/mpiexec or when the application initialized "  \
     "MPI; PMIx when a PMIx server (srun, prterun) and no MPI launcher started the process; else an " \

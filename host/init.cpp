@@ -106,10 +106,14 @@ void create_heap(runtime& r) {
 
 // Contexts live in the reserved head of the local heap so kernels can claim them with atomics.
 void init_contexts(runtime& r) {
+  if (ctx_end(r) > GIO_MAX_CTX)
+    fatal(GIO_ERR_ARG, "shmem_init", "GIO_NUM_CONTEXTS=%llu and SHMEM_DEVICE_MAX_CTX=%llu make %u device contexts with "
+          "the default; GIO has %u (lower either)", (unsigned long long)r.cfg.GIO_NUM_CONTEXTS,
+          (unsigned long long)r.cfg.SHMEM_DEVICE_MAX_CTX, ctx_end(r), GIO_MAX_CTX);
   std::vector<gio_ctx_v1> table(GIO_MAX_CTX);
   for (uint32_t i = 0; i < GIO_MAX_CTX; ++i) {
     table[i] = gio_ctx_v1{};
-    table[i].magic = i < r.cfg.GIO_NUM_CONTEXTS + 1 ? GIO_CTX_MAGIC : 0;
+    table[i].magic = i < ctx_end(r) ? GIO_CTX_MAGIC : 0;
     table[i].index = i;
     table[i].in_use = i == 0 ? 1 : 0;
   }
@@ -119,6 +123,8 @@ void init_contexts(runtime& r) {
   r.host_ctx.push_back(gio_ctx_v1{});
   r.host_ctx[0].magic = GIO_CTX_MAGIC;
   r.host_ctx[0].in_use = 1;
+  r.dev_ctx_first = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
+  r.dev_ctx_team.assign(r.cfg.SHMEM_DEVICE_MAX_CTX, -1);
 }
 
 void fill_device_state(runtime& r) {
@@ -133,6 +139,7 @@ void fill_device_state(runtime& r) {
   s.heap_base = r.heap;
   s.ctx_table = (gio_ctx_v1*)(r.heap + GIO_HEAP_RSVD_CTX_TABLE);
   s.num_ctx = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;  // + slot 0 for the default
+  s.ctx_end = ctx_end(r);
   s.debug = (uint32_t)r.cfg.GIO_DEBUG;
   s.p2p_bulk_min = (uint32_t)std::min<uint64_t>(r.cfg.GIO_P2P_BULK_MIN, UINT32_MAX);
   transport_each([&](const transport_ops& t) { t.publish(r, s); });

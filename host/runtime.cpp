@@ -55,11 +55,21 @@ uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_
   return off;
 }
 
+int dev_ctx_slot(const runtime& r, const gio_ctx_v1* ctx) {
+  const gio_ctx_v1* first = (const gio_ctx_v1*)(r.heap + GIO_HEAP_RSVD_CTX_TABLE) + r.dev_ctx_first;
+  const uintptr_t off = (uintptr_t)ctx - (uintptr_t)first;
+  if (!r.heap || off >= r.dev_ctx_team.size() * sizeof(gio_ctx_v1) || off % sizeof(gio_ctx_v1)) return -1;
+  return (int)(off / sizeof(gio_ctx_v1));
+}
+
 void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {
   if (!ctx) return;
   std::lock_guard<std::mutex> g(r.ctx_lock);  // another thread may be creating one
   for (auto& c : r.host_ctx)
     if (&c == ctx && c.in_use) return;
+  if (dev_ctx_slot(r, ctx) >= 0)
+    fatal(GIO_ERR_ARG, routine, "context %p was made with SHMEM_DEVICE_CTX: a device context is for GPU-centric "
+          "routines in kernels; host code takes a context made without it (or SHMEM_CTX_DEFAULT)", (void*)ctx);
   fatal(GIO_ERR_ARG, routine, "context %p is not a live host context (device contexts cannot be used from host code)",
         (void*)ctx);
 }

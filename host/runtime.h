@@ -41,7 +41,12 @@ struct runtime {
   gio_device_state_v1 dstate{};
   std::recursive_mutex lock;  // serializes the heap's collective calls under SHMEM_THREAD_MULTIPLE
   std::vector<gio_ctx_v1> host_ctx;  // host-side contexts, slot 0 = SHMEM_CTX_DEFAULT
-  std::mutex ctx_lock;               // guards host_ctx (not `lock`: that one is held across barriers)
+  std::mutex ctx_lock;               // guards host_ctx and dev_ctx_team (not `lock`: held across barriers)
+  // Device contexts the host hands out (SHMEM_DEVICE_CTX): slots [dev_ctx_first, dev_ctx_first +
+  // dev_ctx_team.size()) of the device context table, each entry the team slot of a live context
+  // or -1 for a free one.
+  uint32_t dev_ctx_first = 0;
+  std::vector<int> dev_ctx_team;
   std::unique_ptr<gda_state> gda;    // gda queues and their NIC, when some peer uses gda
   std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
   std::shared_ptr<coll_state> coll;    // teams and their sync state (host/coll/coll.h)
@@ -62,6 +67,17 @@ void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx);
 // destroyed with no effect: the spec's own shmem_team_create_ctx example does so on the PEs
 // outside the team.
 bool host_ctx_invalid(const gio_ctx_v1* ctx);
+// Device contexts the host makes (host/ctx.cpp): shmem_ctx_create / shmem_team_create_ctx with
+// SHMEM_DEVICE_CTX; `team` is the team slot whose PE numbers the kernels' operations take.
+int dev_ctx_create(runtime& r, const char* routine, long options, int team, gio_ctx_v1** ctx);
+void dev_ctx_destroy(runtime& r, const char* routine, int k);
+// One past the last device context slot: slot 0 (the default), the kernels' GIO_NUM_CONTEXTS, then
+// the host's SHMEM_DEVICE_MAX_CTX (shmem_init checks the sum against GIO_MAX_CTX).
+inline uint32_t ctx_end(const runtime& r) {
+  return (uint32_t)(1 + r.cfg.GIO_NUM_CONTEXTS + r.cfg.SHMEM_DEVICE_MAX_CTX);
+}
+// The host-made device context `ctx` is (its index in dev_ctx_team), or -1 if it is none.
+int dev_ctx_slot(const runtime& r, const gio_ctx_v1* ctx);
 
 // Pushes the device state to every registered kernel module.
 void publish_device_state(runtime& r);

@@ -39,7 +39,11 @@ struct gio_ctx_v1 {
   // carries a fence mode (so another context's WQE cannot consume it). The default context keeps
   // the same bits per work-group, in shared memory (device/gda/gda_post.h).
   uint32_t fence_pending[GIO_MAX_PES / 32];
-  uint64_t reserved[1];
+  // The team slot (runtime/team.h) whose PE numbers the context's operations take: a context the
+  // host made with shmem_team_create_ctx(team, SHMEM_DEVICE_CTX, ...) numbers PEs in its team;
+  // every other device context in SHMEM_TEAM_WORLD (slot 0). (3.1)
+  int32_t team;
+  uint32_t rsvd;
 };
 
 // Per-PE state every kernel reads (placed in each module's constant bank by shmem_init).
@@ -66,7 +70,10 @@ struct gio_device_state_v1 {
   // table index i >= 1) uses set gda_default_sets + i - 1, its own, so its quiet waits only for
   // its own operations. (2.0)
   uint32_t gda_default_sets;
-  uint32_t rsvd0;
+  // Slots [num_ctx, ctx_end) of ctx_table are the device contexts the host hands out
+  // (shmem_ctx_create / shmem_team_create_ctx with SHMEM_DEVICE_CTX); kernels claim only
+  // [1, num_ctx). 0 (before 3.1): none. (3.1)
+  uint32_t ctx_end;
   // proxy: [proxy_sets] command rings (nullptr without proxy), mapped to contexts as gda's sets
   // are: default contexts over [0, proxy_default_sets), created context i on set
   // proxy_default_sets + i - 1. (2.1)
@@ -95,6 +102,7 @@ static_assert(offsetof(gio_device_state_v1, gda_default_sets) == 72 + 9 * GIO_MA
 static_assert(offsetof(gio_device_state_v1, proxy_rings) == 80 + 9 * GIO_MAX_PES, "state layout");
 static_assert(sizeof(gio_device_state_v1) == 96 + 9 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_ctx_v1, fence_pending) == 24, "gio_ctx_v1 layout");
+static_assert(offsetof(gio_ctx_v1, team) == 56, "gio_ctx_v1 layout");
 static_assert(GIO_MAX_PES % 32 == 0, "fence_pending: one bit per PE");
 static_assert(GIO_HEAP_RSVD_CTX_TABLE + GIO_MAX_CTX * sizeof(gio_ctx_v1) <= GIO_HEAP_RESERVED, "reserved heap");
 static_assert(GIO_HEAP_RESERVED % GIO_HEAP_MIN_ALIGN == 0, "reserved heap alignment");

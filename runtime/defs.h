@@ -22,8 +22,11 @@
 // module of 2.1 never touches them, one of 2.2 needs a libgio that keeps the space free.
 // 3.0: teams of 3 to 8 members sync in one round (runtime/team.h): a module of 2.x would wait in
 // dissemination rounds its libgio no longer signals.
+// 3.1: device contexts the host makes (SHMEM_DEVICE_CTX) in ctx_table past the kernels' own
+// (gio_device_state_v1::ctx_end), each carrying its team (gio_ctx_v1::team); a 3.0 module never
+// claims them and refuses them as contexts.
 #define GIO_CONTRACT_MAJOR 3
-#define GIO_CONTRACT_MINOR 0
+#define GIO_CONTRACT_MINOR 1
 
 // GIO library version (also reported by gio-info and shmem_info_get_name).
 #define GIO_VERSION_MAJOR 0

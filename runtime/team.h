@@ -28,12 +28,15 @@
 // and large teams, where n-1 serial signals cost more than the rounds) use dissemination.
 #define GIO_TEAM_SYNC_ONE_ROUND_MAX 8
 GIO_HOST_DEVICE inline bool gio_team_sync_one_round(int n) { return n > 2 && n <= GIO_TEAM_SYNC_ONE_ROUND_MAX; }
-#define GIO_MAX_TEAMS 64            // live teams at once per PE, SHMEM_TEAM_WORLD and _SHARED included
+#define GIO_MAX_TEAMS 64            // live teams at once per PE, the predefined four included
 #define GIO_TEAM_ROUNDS 8           // dissemination rounds for GIO_MAX_PES PEs: ceil(log2(256))
 #define GIO_TEAM_SCRATCH 16         // words for the team-creation agreement (two 8-word halves)
 #define GIO_HEAP_TEAM_TABLE GIO_HEAP_RESERVED  // heap offset of gio_team_v1[GIO_MAX_TEAMS]
 #define GIO_TEAM_SLOT_WORLD 0                  // SHMEM_TEAM_WORLD's slot
 #define GIO_TEAM_SLOT_SHARED 1                 // SHMEM_TEAM_SHARED's slot
+#define GIO_TEAM_SLOT_DEVICE_WORLD 2           // SHMEM_DEVICE_TEAM_WORLD's slot
+#define GIO_TEAM_SLOT_DEVICE_SHARED 3          // SHMEM_DEVICE_TEAM_SHARED's slot
+#define GIO_TEAM_SLOTS_PREDEFINED 4            // slots below this are predefined teams
 #define GIO_TEAM_SLOT_NONE GIO_MAX_TEAMS       // what gio_team_slot gives a value no handle can hold
 
 // Handle <-> slot. Host and kernels take the slot at the routine's entry and work on an int from

@@ -31,7 +31,7 @@ GIO_DEVICE_INLINE void pe_quiet(const char* rt, shmem_ctx_t ctx, const int* targ
   state_checked(rt);
   if (npes == 0) return;
   if (target_pes == nullptr) GIO_DEV_FATAL(rt, "target_pes is NULL with npes %llu", (unsigned long long)npes);
-  for (size_t i = 0; i < npes; ++i) check_pe(rt, target_pes[i]);
+  for (size_t i = 0; i < npes; ++i) check_pe(rt, ctx_pe(rt, ctx, target_pes[i]));
   quiet(rt, ctx);
 }
 // Sessions are hints and change nothing in a kernel either; the context is checked.
@@ -103,6 +103,9 @@ GIO_DEVICE_INLINE int shmemx_wg_ctx_create(long options, shmem_ctx_t* ctx) {
 GIO_DEVICE_INLINE void shmemx_wg_ctx_destroy(shmem_ctx_t ctx) {
   ::gio::dev::check_ctx("shmemx_wg_ctx_destroy", ctx);
   ::gio::dev::check_ctx_live("shmemx_wg_ctx_destroy", ctx);  // a second destroy is an error
+  if (ctx != nullptr && ctx->index >= ::gio::dev::state_checked("shmemx_wg_ctx_destroy").num_ctx)
+    GIO_DEV_FATAL("shmemx_wg_ctx_destroy", "context %p was made by the host (SHMEM_DEVICE_CTX): shmem_ctx_destroy "
+                  "destroys it, on the host", (void*)ctx);
   if (ctx == nullptr) return;  // the default context is not destroyed
   ::gio::plat::wg_sync();
   if (::gio::plat::wg_thread() == 0) {

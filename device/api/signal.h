@@ -11,7 +11,7 @@ template <typename S>
 GIO_DEVICE_INLINE void putmem_signal(const char* rt, shmem_ctx_t ctx, void* d, const void* s, size_t n,
                            uint64_t* sig, uint64_t value, int op, int pe, bool nbi = false) {
   S::sync();
-  check_signal(rt, sig, op, pe);
+  check_signal(rt, sig, op, ctx_pe(rt, ctx, pe));  // put and signal each take the context's PE number
   put<S>(rt, ctx, d, s, n, pe, nbi);
   S::sync();  // every lane's stores are done before lane 0 releases them with the signal
   if (S::lane() == 0) signal(rt, ctx, sig, value, op, pe);

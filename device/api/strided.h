@@ -63,6 +63,7 @@ template <typename S>
 GIO_DEVICE_NOINLINE void strided(const char* rt, shmem_ctx_t ctx, bool is_put, void* d, const void* s, gio_strided_check c,
                      gio_strided_shape sh, int pe, bool nbi) {
   S::sync();
+  pe = ctx_pe(rt, ctx, pe);
   check_pe(rt, pe);
   if (c.fault) fail_strided(rt, c, pe);
   if (!shape_empty(sh)) {

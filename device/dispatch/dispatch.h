@@ -4,6 +4,7 @@
 #include "device/core/check.h"
 #include "runtime/api/types.h"  // shmem_ctx_t
 #include "runtime/host_entry.h"
+#include "runtime/team.h"  // a host-made device context's team (ctx_pe)
 #include "device/gda/gda_ops.h"
 #include "device/p2p/amo.h"
 #include "device/p2p/p2p.h"
@@ -22,13 +23,34 @@ namespace dev {
   GIO_DEV_FATAL(routine, "context %p is not a live device context", (void*)ctx);
 }
 
-// A user context must be a slot of the context table (or SHMEM_CTX_DEFAULT == nullptr). This part
-// is arithmetic on the constant state, so every routine pays it.
+// A user context must be a slot of the context table (or SHMEM_CTX_DEFAULT == nullptr): the
+// kernels' own, or one the host made with SHMEM_DEVICE_CTX (up to ctx_end). This part is arithmetic
+// on the constant state, so every routine pays it.
 GIO_DEVICE_INLINE void check_ctx(const char* routine, shmem_ctx_t ctx) {
   if (ctx == nullptr) return;
   const gio_device_state_v1& st = GIO_DSTATE;
+  const uint32_t end = st.ctx_end > st.num_ctx ? st.ctx_end : st.num_ctx;
   const uintptr_t off = (uintptr_t)ctx - (uintptr_t)st.ctx_table;
-  if (off >= (uintptr_t)st.num_ctx * sizeof(gio_ctx_v1) || off % sizeof(gio_ctx_v1)) fail_ctx(routine, ctx);
+  if (off >= (uintptr_t)end * sizeof(gio_ctx_v1) || off % sizeof(gio_ctx_v1)) fail_ctx(routine, ctx);
+}
+
+[[noreturn]] GIO_DEVICE_NOINLINE void fail_ctx_pe(const char* routine, int pe, int n) {
+  GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d) of the context's team", pe, n);
+}
+// A context the host made from a team (shmem_team_create_ctx with SHMEM_DEVICE_CTX) numbers PEs in
+// that team: an operation on it takes the world PE of `pe` here, at its entry, before any check.
+// Every other context (the default, the kernels' own) is in the world, which an address compare on
+// the constant state tells, so only the host's contexts pay the load of the context's team.
+GIO_DEVICE_INLINE int ctx_pe(const char* routine, shmem_ctx_t ctx, int pe) {
+  if (ctx == nullptr) return pe;
+  const gio_device_state_v1& st = GIO_DSTATE;
+  const uintptr_t off = (uintptr_t)ctx - (uintptr_t)(st.ctx_table + st.num_ctx);
+  if (st.ctx_end <= st.num_ctx || off >= (uintptr_t)(st.ctx_end - st.num_ctx) * sizeof(gio_ctx_v1)) return pe;
+  const int t = ctx->team;
+  if (t == GIO_TEAM_SLOT_WORLD) return pe;
+  const gio_team_v1& tm = ((const gio_team_v1*)(st.heap_base + GIO_HEAP_TEAM_TABLE))[t & (GIO_MAX_TEAMS - 1)];
+  if ((unsigned)pe >= (unsigned)tm.n_pes) fail_ctx_pe(routine, pe, tm.n_pes);
+  return tm.members[pe];
 }
 // ... and one shmemx_wg_ctx_create handed out and nobody destroyed. This reads the context from
 // global memory (an L2 round trip after any system-scope acquire, ~0.2 us), so only the paths that
@@ -114,6 +136,7 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 
 template <typename S>
 GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
+  pe = ctx_pe(rt, ctx, pe);
   if constexpr (S::one_lane) {
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
@@ -164,6 +187,7 @@ GIO_DEVICE_NOINLINE void get_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 
 template <typename S>
 GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  pe = ctx_pe(rt, ctx, pe);
   if constexpr (S::one_lane) {
     if (!check_rma(rt, ctx, src, n, pe)) return;
     get_switch<S>(rt, ctx, dst, src, n, pe);
@@ -238,6 +262,7 @@ GIO_DEVICE_INLINE T amo_raw(const char* rt, shmem_ctx_t ctx, int op, T* dst, T v
 }
 template <typename T>
 GIO_DEVICE_INLINE T amo(const char* rt, shmem_ctx_t ctx, int op, T* dst, T value, T compare, int pe) {
+  pe = ctx_pe(rt, ctx, pe);
   check_pe(rt, pe);
   check_sym(rt, dst, sizeof(T), pe);
   check_align(rt, dst, sizeof(T), pe);
@@ -283,6 +308,7 @@ GIO_DEVICE_INLINE void signal_raw(const char* rt, shmem_ctx_t ctx, uint64_t* sig
   }
 }
 GIO_DEVICE_INLINE void signal(const char* rt, shmem_ctx_t ctx, uint64_t* sig, uint64_t value, int op, int pe) {
+  pe = ctx_pe(rt, ctx, pe);
   check_signal(rt, sig, op, pe);
   check_ctx(rt, ctx);
   signal_raw(rt, ctx, sig, value, op, pe);

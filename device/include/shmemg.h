@@ -5,16 +5,16 @@
 // is a thin inline call into the same device code as its shmem_ / shmemx_ counterpart; errors
 // name the shmemg_ routine. Kernels only (C++); from C this header gives the constants.
 //
-// Device teams and the default device context are GIO's predefined ones: SHMEM_DEVICE_TEAM_WORLD
-// is SHMEM_TEAM_WORLD, SHMEM_DEVICE_TEAM_SHARED is SHMEM_TEAM_SHARED (the PEs of this node) and
-// SHMEM_DEVICE_CTX_DEFAULT is SHMEM_CTX_DEFAULT, so they share those handles' atomicity domains.
-// What of the draft is not here (the GPU heap, shmem_init_thread's device bits, device contexts
-// as a kind of their own) is listed in docs/guide.md.
+// SHMEM_DEVICE_TEAM_WORLD and SHMEM_DEVICE_TEAM_SHARED are predefined teams of their own (team
+// routines, splits and collectives take them as any team). Device contexts are made on the host
+// with shmem_ctx_create / shmem_team_create_ctx and SHMEM_DEVICE_CTX (at most SHMEM_DEVICE_MAX_CTX
+// live at once) and passed to kernels; one made from a team numbers PEs in that team.
+// SHMEM_DEVICE_CTX_DEFAULT is the kernels' default context (SHMEM_CTX_DEFAULT's handle, which in a
+// kernel is the device default). What of the draft is not here is listed in docs/guide.md.
 #pragma once
 #include "shmem.h"
 
-#define SHMEM_DEVICE_TEAM_WORLD SHMEM_TEAM_WORLD
-#define SHMEM_DEVICE_TEAM_SHARED SHMEM_TEAM_SHARED
+// SHMEM_DEVICE_TEAM_WORLD, SHMEM_DEVICE_TEAM_SHARED and SHMEM_DEVICE_CTX: runtime/api/types.h.
 #define SHMEM_DEVICE_CTX_DEFAULT SHMEM_CTX_DEFAULT
 
 #ifdef __cplusplus

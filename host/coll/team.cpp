@@ -148,6 +148,26 @@ void coll_init(runtime& r) {
   shmem_team_config_t cfg{(int)r.cfg.GIO_NUM_CONTEXTS};
   team_install(r, GIO_TEAM_SLOT_WORLD, world, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
   team_install(r, GIO_TEAM_SLOT_SHARED, shared, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+  // Every PE has a GPU (the emulated one on the host platform), so the device world is the world;
+  // a team of its own all the same, an atomicity domain apart (GPU Auxiliary Specification).
+  const shmem_team_config_t dcfg{(int)r.cfg.SHMEM_DEVICE_MAX_CTX};
+  team_install(r, GIO_TEAM_SLOT_DEVICE_WORLD, world, &dcfg, SHMEM_TEAM_NUM_CONTEXTS);
+}
+
+// SHMEM_DEVICE_TEAM_SHARED: the PEs of this node whose GPU heaps are mutually load/store reachable
+// (shmem_ptr non-null between every pair), known once the transports have mapped the peers. Where
+// any PE of the job misses a node peer's GPU heap, every PE's team is itself alone: a membership all
+// PEs agree on without knowing the others' mappings.
+static void device_shared_install(runtime& r) {
+  const team& node = r.coll->teams[GIO_TEAM_SLOT_SHARED];
+  uint64_t all = 1;
+  for (int pe : node.members)
+    if (pe != r.my_pe) all &= transport_of(r, pe).ptr && transport_of(r, pe).ptr(r, GIO_HEAP_RESERVED, pe) != nullptr;
+  uint64_t lo, hi;
+  boot::minmax_u64(all, &lo, &hi, "shmem_init (SHMEM_DEVICE_TEAM_SHARED)");
+  std::vector<int> members = lo ? node.members : std::vector<int>{r.my_pe};
+  const shmem_team_config_t dcfg{(int)r.cfg.SHMEM_DEVICE_MAX_CTX};
+  team_install(r, GIO_TEAM_SLOT_DEVICE_SHARED, std::move(members), &dcfg, SHMEM_TEAM_NUM_CONTEXTS);
 }
 
 void coll_fini(runtime& r) { r.coll.reset(); }
@@ -157,6 +177,7 @@ void coll_transports(runtime& r) {
   for (int pe = 0; pe < r.n_pes; ++pe) mine[pe] = (uint8_t)r.peers[pe].transport;
   boot::allgather(mine.data(), all.data(), mine.size(), "shmem_init (transports)");
   r.coll->transports = std::move(all);
+  device_shared_install(r);
   for (int s = 0; s < GIO_MAX_TEAMS; ++s)
     if (r.coll->teams[s].live) publish_slot(r, s);
 }
@@ -164,6 +185,8 @@ void coll_transports(runtime& r) {
 std::string team_name(int slot) {
   if (slot == GIO_TEAM_SLOT_WORLD) return "SHMEM_TEAM_WORLD";
   if (slot == GIO_TEAM_SLOT_SHARED) return "SHMEM_TEAM_SHARED";
+  if (slot == GIO_TEAM_SLOT_DEVICE_WORLD) return "SHMEM_DEVICE_TEAM_WORLD";
+  if (slot == GIO_TEAM_SLOT_DEVICE_SHARED) return "SHMEM_DEVICE_TEAM_SHARED";
   char h[64];
   snprintf(h, sizeof h, "team %p (slot %d)", (void*)gio_team_handle(slot), slot);
   return h;
@@ -265,7 +288,7 @@ extern "C" void shmem_team_destroy(shmem_team_t handle) {
   runtime& r = rt_checked(routine);
   const int t = gio_team_slot(handle);
   if (t < 0) return;
-  if (t == GIO_TEAM_SLOT_WORLD || t == GIO_TEAM_SLOT_SHARED)
+  if (t >= 0 && t < GIO_TEAM_SLOTS_PREDEFINED)
     fatal(GIO_ERR_ARG, routine, "%s is predefined and cannot be destroyed", team_name(t).c_str());
   // Every member is past its last collective on the team before any member frees the slot: a
   // later team on the slot then finds the words as the last collective left them.
@@ -285,6 +308,15 @@ extern "C" void shmem_team_destroy(shmem_team_t handle) {
       }
     r.coll->teams[t] = team{};
   }
+  // Its device contexts likewise (their options live in the GPU heap: a private one is not told apart).
+  for (size_t k = 0; k < r.dev_ctx_team.size(); ++k) {
+    bool of_team;
+    {
+      std::lock_guard<std::mutex> cl(r.ctx_lock);
+      of_team = r.dev_ctx_team[k] == t;
+    }
+    if (of_team) dev_ctx_destroy(r, routine, (int)k);
+  }
   publish_slot(r, t);
   clear_ll(r, t);
 }
@@ -301,6 +333,7 @@ extern "C" int shmem_team_create_ctx(shmem_team_t handle, long options, shmem_ct
     std::lock_guard<std::mutex> l(r.coll->lock);
     team_checked(r, routine, t);
   }
+  if (options & SHMEM_DEVICE_CTX) return dev_ctx_create(r, routine, options, t, ctx);
   const int rc = gio_host_ctx_create(options, ctx);
   if (rc) return rc;
   std::lock_guard<std::mutex> l(r.coll->lock);
@@ -324,6 +357,12 @@ extern "C" int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* t) {
   {
     std::lock_guard<std::mutex> cl(r.ctx_lock);
     for (const gio_ctx_v1& c : r.host_ctx) live |= &c == ctx && c.in_use;
+    const int k = dev_ctx_slot(r, ctx);
+    if (k >= 0) {
+      if (r.dev_ctx_team[k] < 0) fatal(GIO_ERR_ARG, routine, "device context %p was destroyed", (void*)ctx);
+      *t = gio_team_handle(r.dev_ctx_team[k]);
+      return 0;
+    }
   }
   if (!live) fatal(GIO_ERR_ARG, routine, "context %p is not a live host context", (void*)ctx);
   std::lock_guard<std::mutex> l(r.coll->lock);

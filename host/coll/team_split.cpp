@@ -69,7 +69,7 @@ bool agree(runtime& r, const group& g, shmem_team_t parent, const int64_t (&args
   if (found == want) return true;
   if (g.me == 0)
     info(0, "%s: no team slot left on some PE of %s: GIO keeps at most %d teams at once per PE "
-         "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included); destroy teams no longer used",
+         "(the four predefined ones included); destroy teams no longer used",
          g.routine, g.what.c_str(), GIO_MAX_TEAMS);
   return false;
 }

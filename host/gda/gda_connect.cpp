@@ -46,9 +46,10 @@ void gda_connect(runtime& r) {
   if (nics == 0 && r.my_pe == 0) info(0, "gda: %s; using the softnic (software ConnectX)", why.c_str());
   auto g = std::make_unique<gda_state>();
   // Default contexts hash over as many sets as before contexts got their own; each created context
-  // (GIO_NUM_CONTEXTS of them) has one more; the host's own set (host/gda/gda_host.h) comes last.
+  // (GIO_NUM_CONTEXTS in kernels, SHMEM_DEVICE_MAX_CTX by the host) has one more; the host's own
+  // set (host/gda/gda_host.h) comes last.
   g->default_sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
-  g->sets = g->default_sets + (uint32_t)r.cfg.GIO_NUM_CONTEXTS;
+  g->sets = g->default_sets + ctx_end(r) - 1;
   g->nic_sets = g->sets + 1;
   g->slots = (uint32_t)r.cfg.GIO_GDA_SQ_SLOTS;
   g->bounce_bytes = (uint32_t)r.cfg.GIO_GDA_BOUNCE_BYTES;

@@ -90,7 +90,7 @@ void exchange(runtime& r, proxy_state& p) {
 
 void layout_rings(runtime& r, proxy_state& p) {
   p.default_sets = (uint32_t)r.cfg.GIO_NUM_CONTEXTS + 1;
-  p.sets = p.default_sets + (uint32_t)r.cfg.GIO_NUM_CONTEXTS;
+  p.sets = p.default_sets + ctx_end(r) - 1;
   p.slots = (uint32_t)r.cfg.GIO_PROXY_SLOTS;
   p.bounce_bytes = (uint32_t)r.cfg.GIO_PROXY_BOUNCE_BYTES;
   const uint32_t nrings = p.sets + 1;  // the kernels' sets, then the host's

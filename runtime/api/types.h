@@ -35,9 +35,16 @@ typedef struct {
 #define SHMEM_CTX_SERIALIZED 1
 #define SHMEM_CTX_PRIVATE 2
 #define SHMEM_CTX_NOSTORE 4
+// GPU Auxiliary Specification (shmemg.h): a context for GPU-centric routines, used in kernels only.
+#define SHMEM_DEVICE_CTX (1L << 16)
 #define SHMEM_TEAM_INVALID ((shmem_team_t)0)
 #define SHMEM_TEAM_WORLD ((shmem_team_t)(uintptr_t)1)   // slot 0
 #define SHMEM_TEAM_SHARED ((shmem_team_t)(uintptr_t)2)  // slot 1: the PEs of this node (GIO_NODE_PER_PE=1: this PE)
+// GPU Auxiliary Specification (shmemg.h): the predefined device teams, atomicity domains of their
+// own. DEVICE_TEAM_WORLD has every PE (each has a GPU); DEVICE_TEAM_SHARED the PEs whose GPU heaps
+// are mutually load/store reachable (shmem_ptr is non-null between every pair).
+#define SHMEM_DEVICE_TEAM_WORLD ((shmem_team_t)(uintptr_t)3)   // slot 2
+#define SHMEM_DEVICE_TEAM_SHARED ((shmem_team_t)(uintptr_t)4)  // slot 3
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 #define SHMEM_CTX_SESSION_BATCH (1L << 0)      // shmem_ctx_session_start option
 #define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)  // shmem_ctx_session_config_t mask: total_ops is set

@@ -206,6 +206,11 @@ struct host_case {
 // Host-side faults and the runtime's own checks; each must stop inside `run`.
 const host_case kHostCases[] = {
     {"host_put_pe", [] { char* s = pe0_only(); shmem_putmem(s, host_mem, 8, shmem_n_pes()); }},
+    {"host_put_device_ctx", [] {
+       char* s = pe0_only();
+       shmem_ctx_t c;
+       if (shmem_ctx_create(SHMEM_DEVICE_CTX, &c) == 0) shmem_ctx_putmem(c, s, s + 8, 8, 1);
+     }},
     {"host_put_outside", [] { pe0_only(); shmem_putmem(host_mem, host_mem, 8, 1); }},
     {"host_put_past_end", [] { char* s = pe0_only(); shmem_putmem(s, host_mem, kPastEnd, 1); }},
     {"host_get_outside", [] { char* s = pe0_only(); shmem_getmem(s, host_mem, 8, 1); }},

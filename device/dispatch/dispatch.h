@@ -104,7 +104,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
-    uint8_t* const mapped = p2p::remote_any(st, dst, at);
+    uint8_t* const mapped = p2p::remote_global(st, dst, at);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     if (n <= kThreadInlineMax &&
         copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))

@@ -31,8 +31,10 @@ CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # What a put may still call: the failure reports (out of line by design) and the transports whose
 # post is out of line (dispatch.h put_switch).
 ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put)")
-# Instructions that end a straight run.
-CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRA|BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")
+# Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
+# may turn the predicate of the last store into a forward branch over it).
+CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")
+BRANCH = re.compile(r"^(@!?U?P\w+\s+)?BRA\S*\s+(.*`\((\.L_x_\d+)\))?")
 SUFFIX = {16: r"\.128", 8: r"\.64"}
 
 
@@ -43,14 +45,17 @@ def access(text, kind, width):
 
 def straight_runs(body):
     """The body cut into straight runs of instruction texts."""
-    runs, cur = [], []
+    runs, cur, seen = [], [], set()
     for line in body:
-        if re.match(r"^\.L_x_\d+:", line):
+        m = re.match(r"^(\.L_x_\d+):", line)
+        if m:
+            seen.add(m.group(1))
             runs.append(cur)
             cur = []
             continue
         text = instruction(line)
-        if CUT.match(text):
+        b = BRANCH.match(text)
+        if CUT.match(text) or (b and (not b.group(1) or not b.group(3) or b.group(3) in seen)):
             runs.append(cur)
             cur = []
             continue

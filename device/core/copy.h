@@ -169,7 +169,8 @@ GIO_DEVICE_INLINE bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_
 // addresses all take the same width and their stores coalesce (8 B at 8 B strides: every second
 // address is also 16-byte aligned, but n is not). Up to 16 bytes has a form of its own, with at most
 // 16 / width words: a thread's 8-byte put (a message-rate loop's) issues two predicated words, not
-// sixteen.
+// sixteen. Every word is loaded before the first is stored, so a source that overlaps the
+// destination (a put to this PE inside one buffer) is moved as memmove moves it.
 constexpr size_t kThreadInlineMax = 128;
 template <size_t M, bool LoadFirst>
 GIO_DEVICE_INLINE bool copy_thread_upto(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {

@@ -3,8 +3,9 @@
 put, device/core/copy.h copy_thread_small). Compiles thread_put.cu for sm_90 and disassembles it.
 In each kernel that puts a constant 8, 16, 32, 64 or 128 bytes from one thread:
   - no local memory (STL, LDL): no stack frame on the path;
-  - no call but to the error reports and to the posting transports (gda::put, proxy::put): the copy
-    itself is not out of line;
+  - no call but to the error reports, the posting transports (gda::put, proxy::put) and the
+    overlapping copies of the general path (move_here, copy_overlapping): the copy itself is not out
+    of line;
   - the inline form: one straight run (no branch, call, label or convergence barrier inside it) of
     n / w loads of the widest word w (16 bytes, or 8 for 8 bytes), every one before the first of
     its n / w stores.
@@ -28,9 +29,11 @@ from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: 
 
 LOCAL = re.compile(r"^(@!?U?P\w+\s+)?(STL|LDL)\b")
 CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
-# What a put may still call: the failure reports (out of line by design) and the transports whose
-# post is out of line (dispatch.h put_switch).
-ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put)")
+# What a put may still call: the failure reports (out of line by design), the transports whose
+# post is out of line (dispatch.h put_switch), and the memmove forms of a put whose source overlaps
+# its destination on this PE (move_here for gda and the proxy, p2p's copy_overlapping), which only
+# the general path past the small form reaches (the small form loads everything before it stores).
+ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping)")
 # Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
 # may turn the predicate of the last store into a forward branch over it).
 CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")

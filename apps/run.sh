@@ -9,7 +9,8 @@
 #   4. SpTS (sync-free sparse triangular solve) on one PE and on all, against cuSPARSE on cuda.
 # On the CPU emulation the sizes are small (the whole job takes a few minutes on 2 cores, most of
 # it the build); on GPUs they are sizes that mean something there. Exits non-zero if any check
-# fails. Usage: apps/run.sh [PEs]   (default: one PE per GPU, at least 2)
+# fails. Usage: apps/run.sh [PEs]   (default: hello on one PE per GPU and at least 2; the timed
+# programs on one PE per GPU, so that no two PEs time-slice one GPU, and 2 PEs on the CPU emulation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -23,18 +24,22 @@ if ! command -v mpirun >/dev/null 2>&1 || { [[ $platform == host ]] && ! dpkg -s
   bash tests/deps.sh
 fi
 np=${1:-$(( ngpu > 2 ? ngpu : 2 ))}
+# PEs sharing a GPU take turns on it (the GPU time-slices between processes), so a timed solve or
+# stencil there measures the turns; the timed programs run one PE per GPU unless told otherwise.
+tp=${1:-$(( ngpu > 0 ? ngpu : 2 ))}
 build=build; [[ $platform == host ]] || build=build-$platform
 out=$build/main-job
 mkdir -p "$out"
 rm -f "$out"/*.jsonl
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 
-log "GIO main job: platform $platform, $np PEs; logs in $out"
+log "GIO main job: platform $platform, $np PEs ($tp for Jacobi2D and SpTS); logs in $out"
 log "building hello, gio-info, gio-bench, jacobi2d and spts"
 cmake -S . -B "$build" -G Ninja -DGIO_PLATFORM=$platform >/dev/null
 ninja -C "$build" hello gio-info gio-bench jacobi2d spts > "$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; echo "main job: the build failed (see $out/build.log)" >&2; exit 1; }
 run=("$build/bin/giorun" -n "$np")
+timed=("$build/bin/giorun" -n "$tp")
 failed=()
 step() {  # step NAME LOG COMMAND...: runs it, says how it went
   local name=$1 logf=$out/$2; shift 2
@@ -59,14 +64,14 @@ step "put latency, thread scope, 2 PEs" latency.txt "$build/bin/giorun" -n 2 "$b
 step "one put's cost against a raw store, thread scope, 2 PEs" callcost.txt "$build/bin/giorun" -n 2 \
   "$build/bin/gio-bench" callcost --scope thread "${bench[@]}" --json "$out/callcost.jsonl"
 for v in gio gio-launch interk interk-overlap; do
-  step "Jacobi2D $v, $np PEs" "jacobi-$v.txt" "${run[@]}" "$build/bin/jacobi2d" --variant "$v" "${jac[@]}" \
+  step "Jacobi2D $v, $tp PEs" "jacobi-$v.txt" "${timed[@]}" "$build/bin/jacobi2d" --variant "$v" "${jac[@]}" \
     --json "$out/jacobi.jsonl"
 done
 variants=single,gio
 [[ $platform == cuda ]] && variants=single,cusparse,gio
 for g in "${spts_gen[@]}"; do
   for order in natural random; do
-    step "SpTS $g, $order order ($variants), $np PEs" "spts-${g%%:*}-$order.txt" "${run[@]}" "$build/bin/spts" \
+    step "SpTS $g, $order order ($variants), $tp PEs" "spts-${g%%:*}-$order.txt" "${timed[@]}" "$build/bin/spts" \
       --variant "$variants" --gen "$g" --order "$order" --type float --reps "$spts_reps" --json "$out/spts.jsonl"
   done
 done

@@ -24,7 +24,7 @@ extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest
   pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
   if (!n) return;
-  transport_of(r, pe).put(r, routine, off, src, n, pe);
+  transport_for(r, routine, off, pe).put(r, routine, off, src, n, pe);
 }
 
 extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
@@ -33,7 +33,7 @@ extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest
   pe = team_ctx_world_pe(r, routine, ctx, pe);
   const uint64_t off = host_sym_offset(r, routine, src, n, pe);
   if (!n) return;
-  transport_of(r, pe).get(r, routine, dest, off, n, pe);
+  transport_for(r, routine, off, pe).get(r, routine, dest, off, n, pe);
 }
 
 extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, uint64_t value,
@@ -45,7 +45,7 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
   if ((uintptr_t)dest % size)
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
   if (size != 4 && size != 8) fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
-  return transport_of(r, pe).amo(r, routine, op, off, value, compare, size, pe);
+  return transport_for(r, routine, off, pe).amo(r, routine, op, off, value, compare, size, pe);
 }
 
 // Every host operation has completed when it returns. What is left is what kernels issued and did
@@ -101,9 +101,10 @@ extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, voi
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
-  const transport_ops& t = transport_of(r, pe);
-  if (n) t.put(r, routine, off, src, n, pe);  // complete on return: the signal never overtakes it
-  t.signal(r, routine, sig_off, signal, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, pe);
+  // The data and the signal may lie in different heaps, each moved its own way (transport_for).
+  if (n) transport_for(r, routine, off, pe).put(r, routine, off, src, n, pe);  // complete on return: the signal never overtakes it
+  transport_for(r, routine, sig_off, pe)
+      .signal(r, routine, sig_off, signal, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, pe);
 }
 
 extern "C" uint64_t gio_host_signal_fetch(const uint64_t* sig_addr) {
@@ -116,6 +117,8 @@ extern "C" void* gio_host_ptr(const void* dest, int pe) {
   const uint8_t* a = (const uint8_t*)dest;
   if (pe < 0 || pe >= r.n_pes) return nullptr;
   uint64_t seg_off;
+  // The default heap: where this PE maps the peer's (its node's PEs), whatever the peer's transport.
+  if (cpu_heap_offset(r, dest, 1, &seg_off)) return sym_mapped(r, seg_off, pe);
   if (segment_offset(r, dest, 1, &seg_off))
     return pe == r.my_pe ? sym_mapped(r, seg_off, pe) : transport_of(r, pe).ptr(r, seg_off, pe);
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) return nullptr;

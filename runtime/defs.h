@@ -22,8 +22,9 @@
 // module of 2.1 never touches them, one of 2.2 needs a libgio that keeps the space free.
 // 3.0: teams of 3 to 8 members sync in one round (runtime/team.h): a module of 2.x would wait in
 // dissemination rounds its libgio no longer signals.
+// 3.1: the default heap's range (cpu_heap_base, cpu_heap_size), appended to the device state.
 #define GIO_CONTRACT_MAJOR 3
-#define GIO_CONTRACT_MINOR 0
+#define GIO_CONTRACT_MINOR 1
 
 // GIO library version (also reported by gio-info and shmem_info_get_name).
 #define GIO_VERSION_MAJOR 0

@@ -8,10 +8,16 @@
 // Device teams and the default device context are GIO's predefined ones: SHMEM_DEVICE_TEAM_WORLD
 // is SHMEM_TEAM_WORLD, SHMEM_DEVICE_TEAM_SHARED is SHMEM_TEAM_SHARED (the PEs of this node) and
 // SHMEM_DEVICE_CTX_DEFAULT is SHMEM_CTX_DEFAULT, so they share those handles' atomicity domains.
-// What of the draft is not here (the GPU heap, shmem_init_thread's device bits, device contexts
-// as a kind of their own) is listed in docs/guide.md.
+// The GPU heap's allocation routines, shmem_init_thread's GPU bits and the allocation hints are
+// host routines and constants (runtime/api/shmemg_host.h; docs/heaps.md). What of the draft is not
+// here (device contexts as a kind of their own) is listed in docs/guide.md.
+//
+// Operands of GPU-centric routines lie in the GPU heap, by the draft's contract: the fast path never
+// asks which heap an address is in. A default-heap address given as a remote operand stops the
+// kernel with a message naming the routine, the PE and the address (device/core/check.h).
 #pragma once
 #include "shmem.h"
+#include "runtime/api/shmemg_host.h"
 
 #define SHMEM_DEVICE_TEAM_WORLD SHMEM_TEAM_WORLD
 #define SHMEM_DEVICE_TEAM_SHARED SHMEM_TEAM_SHARED

@@ -38,6 +38,9 @@ void heap_unmap(void* mapped, size_t bytes);
 void heap_published(const heap_handle& h);
 void heap_destroy(void* base, size_t bytes);
 
+// Whether host code may load and store p directly (host memory, registered or not); false for
+// device memory. The host platform: always.
+bool is_host_memory(const void* p);
 // Synchronous copy between any host or heap addresses (local or peer-mapped).
 // copy and amo are the host API's: safe from any number of threads at once, and they never wait
 // for (or behind) running kernels, which may be waiting for them.

@@ -152,6 +152,19 @@ void host_register(void* p, size_t bytes, const char* routine) {
 }
 void host_unregister(void* p) { (void)hipHostUnregister(p); }
 
+bool is_host_memory(const void* p) {
+  hipPointerAttribute_t a;
+  if (hipPointerGetAttributes(&a, p) != hipSuccess) {  // memory the runtime never saw: pageable host memory
+    (void)hipGetLastError();
+    return true;
+  }
+#if defined(GIO_PLATFORM_CUDA)
+  return a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged;
+#else
+  return a.memoryType != hipMemoryTypeDevice;  // HIP 5.2 names the field so
+#endif
+}
+
 bool host_register_mapped(void* p, size_t bytes, std::string* why) {
   hipError_t e = hipHostRegister(p, bytes, hipHostRegisterPortable | hipHostRegisterMapped);
   if (e != hipSuccess) {

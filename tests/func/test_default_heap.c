@@ -23,6 +23,16 @@ static int me, npes, next, prev;
 
 enum { N = 1000 };
 
+/* Under clang's ThreadSanitizer a second shmem_init of a process stops with SIGSEGV (see
+ * test_openshmem16.cpp's ReinitializeAfterTheLastFinalize): that part is left out there. */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+
 /* Host stores, then every RMA form, each result read by plain loads. */
 static void rma_by_loads(void) {
   long* a = shmem_malloc(N * sizeof(long));
@@ -223,11 +233,13 @@ int main(void) {
   collectives();
   allocation();
   gpu_heap_from_host();
+#if !defined(TEST_TSAN)
   shmem_finalize();
   /* Initialized again, without GPU support: the default heap alone, fresh. */
   CHECK(shmem_init_thread(SHMEM_THREAD_SINGLE, &provided) == 0);
   CHECK((provided & (SHMEM_DEVICE_HOST_INIT | SHMEM_DEVICE_KERNEL_INIT)) == 0);
   rma_by_loads();
+#endif
   if (me == 0) printf("test_default_heap: %d PEs passed\n", npes);
   shmem_finalize();
   return 0;

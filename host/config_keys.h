@@ -38,8 +38,8 @@
     "the GPU heap's size, as SHMEM_DEVICE_SYMMETRIC_SIZE (which wins when both are set)")         \
   X(GIO_DEFAULT_HEAP, ENUM, "cpu", 0, "cpu|gpu", 0, 0,                                              \
     "where shmem_malloc/calloc/align/realloc/malloc_with_hints allocate: cpu = the default heap, "  \
-    "CPU-attached, as OpenSHMEM programs expect | gpu = the GPU heap, as before there were two "     \
-    "(no default heap is made; SHMEM_SYMMETRIC_SIZE is unused)")                                   \
+    "CPU-attached, as OpenSHMEM programs expect | gpu = the GPU heap, for programs whose kernels "     \
+    "work on shmem_malloc blocks (no default heap is made; SHMEM_SYMMETRIC_SIZE is unused)")                                   \
   /* The bound in ns (ms x 1e6) must fit the device state's 64-bit timeout_ns: at most a year. */   \
   X(GIO_TIMEOUT_MS, COUNT, "60000", 0, "", 0, 31536000000ull,                                       \
     "bound on every wait, host and device (ms); 0 = wait forever")                                  \

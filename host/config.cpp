@@ -22,6 +22,15 @@ bool config_parse_size(const char* s, uint64_t* out) {
   char* end = nullptr;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s || s[0] == '-') return false;
+  // A fraction ("1.5G"): OpenSHMEM's SHMEM_SYMMETRIC_SIZE and the GPU draft's
+  // SHMEM_DEVICE_SYMMETRIC_SIZE allow one, and the size is at least the product's ceiling.
+  uint64_t frac_num = 0, frac_den = 1;
+  if (*end == '.') {
+    ++end;
+    if (*end < '0' || *end > '9') return false;
+    for (; *end >= '0' && *end <= '9'; ++end)
+      if (frac_den < 1000000000000ull) frac_num = frac_num * 10 + (uint64_t)(*end - '0'), frac_den *= 10;
+  }
   uint64_t mul = 1;
   switch (*end) {
     case '\0': break;
@@ -34,7 +43,10 @@ bool config_parse_size(const char* s, uint64_t* out) {
   if (*end == 'B' || *end == 'b') ++end;
   if (*end != '\0') return false;
   if (v > UINT64_MAX / mul) return false;
-  *out = v * mul;
+  // ceil(frac_num / frac_den * mul), in 128 bits: frac_num < frac_den <= 1e12, mul <= 2^40.
+  const unsigned __int128 part = ((unsigned __int128)frac_num * mul + frac_den - 1) / frac_den;
+  if (part > UINT64_MAX - v * mul) return false;
+  *out = v * mul + (uint64_t)part;
   return true;
 }
 

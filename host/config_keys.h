@@ -22,9 +22,24 @@
 #define GIO_CFG_HEAP_MIN \
   ((unsigned long long)GIO_HEAP_TEAM_COLL + (unsigned long long)GIO_MAX_TEAMS * GIO_TEAM_COLL_BYTES + GIO_HEAP_RESERVED)
 
+// The smallest default heap: it has no reserved head, only user blocks.
+#define GIO_CFG_CPU_HEAP_MIN (64ull * 1024)
+
 #define GIO_CONFIG_KEYS(X)                                                                         \
+  /* The two symmetric heaps (docs/heaps.md). SHMEM_* are the names OpenSHMEM 1.6 and the GPU  */  \
+  /* Auxiliary Specification draft define; GIO_SYMMETRIC_SIZE is the GPU heap's older name.     */  \
+  X(SHMEM_SYMMETRIC_SIZE, SIZE, "auto", GIO_CFG_AUTO, "", GIO_CFG_CPU_HEAP_MIN, GIO_CFG_NO_MAX,     \
+    "default heap (shmem_malloc: CPU-attached, a shared-memory file) bytes per PE (K/M/G/T "        \
+    "suffixes, decimals allowed: 1.5G); auto = 256M on GPUs, 64M on the host platform")           \
+  X(SHMEM_DEVICE_SYMMETRIC_SIZE, SIZE, "auto", GIO_CFG_AUTO, "", GIO_CFG_HEAP_MIN, GIO_CFG_NO_MAX,  \
+    "GPU heap (shmemg_malloc: the GPU's memory) bytes per PE; wins over GIO_SYMMETRIC_SIZE when "  \
+    "both are set; auto = GIO_SYMMETRIC_SIZE if set, else 1G on GPUs, 64M on the host platform")  \
   X(GIO_SYMMETRIC_SIZE, SIZE, "auto", GIO_CFG_AUTO, "", GIO_CFG_HEAP_MIN, GIO_CFG_NO_MAX,             \
-    "symmetric heap bytes per PE (K/M/G suffixes); auto = 1G on GPUs, 64M on the host platform")   \
+    "the GPU heap's size, as SHMEM_DEVICE_SYMMETRIC_SIZE (which wins when both are set)")         \
+  X(GIO_DEFAULT_HEAP, ENUM, "cpu", 0, "cpu|gpu", 0, 0,                                              \
+    "where shmem_malloc/calloc/align/realloc/malloc_with_hints allocate: cpu = the default heap, "  \
+    "CPU-attached, as OpenSHMEM programs expect | gpu = the GPU heap, for programs whose kernels "     \
+    "work on shmem_malloc blocks (no default heap is made; SHMEM_SYMMETRIC_SIZE is unused)")                                   \
   /* The bound in ns (ms x 1e6) must fit the device state's 64-bit timeout_ns: at most a year. */   \
   X(GIO_TIMEOUT_MS, COUNT, "60000", 0, "", 0, 31536000000ull,                                       \
     "bound on every wait, host and device (ms); 0 = wait forever")                                  \
@@ -99,7 +114,8 @@
     "host platform: a wave's lanes cannot overtake each other at device waits (as on AMD GPUs), "   \
     "so a lane waiting on a wave-mate hangs (times out) in CI too")                                  \
   X(GIO_HOST_SHM_DIR, STR, "/dev/shm", 0, "", 0, 0,                                                 \
-    "where PEs' heaps (host platform) and globals (every platform) are shared as files")
+    "where PEs' default heaps and globals (every platform) and GPU heaps (host platform) are shared "  \
+    "as files")
 
 // Keys that no longer exist, with what replaced them: config_load warns when one is set, so a
 // setting that stopped meaning anything does not pass unnoticed. X(name, why)

@@ -11,6 +11,7 @@
 
 #include "runtime/api/c/shmem_c.h"
 #include "runtime/api/shmemx_host.h"
+#include "runtime/api/shmemg_host.h"
 #include "runtime/host_entry.h"
 #include "gio_config.h"
 #if defined(GIO_PLATFORM_HOST)
@@ -19,6 +20,7 @@
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/coll/coll.h"
+#include "host/fault_guard.h"
 #include "host/log.h"
 #include "host/runtime.h"
 #include "host/transport/select.h"
@@ -85,19 +87,30 @@ std::string job_tag() {
   return buf;
 }
 
+// The GPU heap's size: SHMEM_DEVICE_SYMMETRIC_SIZE (the GPU draft's name), else GIO_SYMMETRIC_SIZE
+// (GIO's older one), else the platform's default.
+uint64_t gpu_heap_size(const config& c) {
+  if (c.SHMEM_DEVICE_SYMMETRIC_SIZE && c.GIO_SYMMETRIC_SIZE && c.SHMEM_DEVICE_SYMMETRIC_SIZE != c.GIO_SYMMETRIC_SIZE)
+    info(1, "SHMEM_DEVICE_SYMMETRIC_SIZE=%llu and GIO_SYMMETRIC_SIZE=%llu are both set: the GPU heap takes "
+         "SHMEM_DEVICE_SYMMETRIC_SIZE", (unsigned long long)c.SHMEM_DEVICE_SYMMETRIC_SIZE,
+         (unsigned long long)c.GIO_SYMMETRIC_SIZE);
+  if (c.SHMEM_DEVICE_SYMMETRIC_SIZE) return c.SHMEM_DEVICE_SYMMETRIC_SIZE;
+  return c.GIO_SYMMETRIC_SIZE ? c.GIO_SYMMETRIC_SIZE : gpu::default_heap_size();
+}
+
 void create_heap(runtime& r) {
-  r.heap_size = r.cfg.GIO_SYMMETRIC_SIZE ? r.cfg.GIO_SYMMETRIC_SIZE : gpu::default_heap_size();
+  r.heap_size = gpu_heap_size(r.cfg);
   // Round to the allocator's unit; the reserved head must fit.
   r.heap_size = (r.heap_size + GIO_HEAP_MIN_ALIGN - 1) / GIO_HEAP_MIN_ALIGN * GIO_HEAP_MIN_ALIGN;
   // The reserved head, the teams' table and collective areas, and 64 KiB for the user.
   const uint64_t min_size = GIO_HEAP_TEAM_COLL + (uint64_t)GIO_MAX_TEAMS * GIO_TEAM_COLL_BYTES + GIO_HEAP_RESERVED;
   if (r.heap_size < min_size)
-    fatal(GIO_ERR_ARG, "shmem_init", "GIO_SYMMETRIC_SIZE=%llu is too small (minimum %llu bytes)",
-          (unsigned long long)r.heap_size, (unsigned long long)min_size);
+    fatal(GIO_ERR_ARG, "shmem_init", "the GPU heap's size (SHMEM_DEVICE_SYMMETRIC_SIZE or GIO_SYMMETRIC_SIZE) %llu is "
+          "too small (minimum %llu bytes)", (unsigned long long)r.heap_size, (unsigned long long)min_size);
   uint64_t lo, hi;
   boot::minmax_u64(r.heap_size, &lo, &hi, "shmem_init (heap size)");
   if (lo != hi)
-    fatal(GIO_ERR_COLLECTIVE, "shmem_init", "symmetric heap size %llu differs between PEs (from %llu to %llu): set the same GIO_SYMMETRIC_SIZE everywhere",
+    fatal(GIO_ERR_COLLECTIVE, "shmem_init", "GPU heap size %llu differs between PEs (from %llu to %llu): set the same SHMEM_DEVICE_SYMMETRIC_SIZE (or GIO_SYMMETRIC_SIZE) everywhere",
           (unsigned long long)r.heap_size, (unsigned long long)lo, (unsigned long long)hi);
   std::string tag = job_tag();
   r.heap = (uint8_t*)gpu::heap_create(r.heap_size, tag, r.my_pe, &r.handle);
@@ -142,6 +155,8 @@ void fill_device_state(runtime& r) {
   s.ctx_end = ctx_end(r);
   s.debug = (uint32_t)r.cfg.GIO_DEBUG;
   s.p2p_bulk_min = (uint32_t)std::min<uint64_t>(r.cfg.GIO_P2P_BULK_MIN, UINT32_MAX);
+  s.cpu_heap_base = r.cpu.base;
+  s.cpu_heap_size = r.cpu.size;
   transport_each([&](const transport_ops& t) { t.publish(r, s); });
   for (int pe = 0; pe < r.n_pes; ++pe) {
     s.peer_base[pe] = r.peers[pe].base;
@@ -172,13 +187,18 @@ extern "C" void gio_register_module(int (*copy)(const gio_device_state_v1*)) {
 }
 
 extern "C" int shmem_init_thread(int requested, int* provided) {
-  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
-    fatal(GIO_ERR_ARG, "shmem_init_thread", "requested thread level %d is not a SHMEM_THREAD_* value", requested);
+  // The GPU draft ORs its support bits into `requested` next to the thread level.
+  const int device_mask = SHMEM_DEVICE_HOST_INIT | SHMEM_DEVICE_KERNEL_INIT;
+  const int level = requested & ~device_mask;
+  if (level < SHMEM_THREAD_SINGLE || level > SHMEM_THREAD_MULTIPLE)
+    fatal(GIO_ERR_ARG, "shmem_init_thread", "requested value %d is not a SHMEM_THREAD_* level, optionally OR-ed with "
+          "SHMEM_DEVICE_HOST_INIT and SHMEM_DEVICE_KERNEL_INIT", requested);
   // OpenSHMEM 1.6: initialization nests. A later call while initialized only counts (each must be
-  // matched by a shmem_finalize; the last of those finalizes), and provides the level of the first.
+  // matched by a shmem_finalize; the last of those finalizes), and provides the level and GPU
+  // support of the first.
   if (rt().initialized) {
     ++rt().init_calls;
-    if (provided) *provided = rt().thread_level;
+    if (provided) *provided = rt().thread_level | rt().device_bits;
     return 0;
   }
   // After the last shmem_finalize the library may initialize again (1.6). MPI cannot start twice in
@@ -191,7 +211,7 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   r.cfg = config_load();
   segment_remap(r);  // first: no thread of GIO or MPI may write the segment while it moves
   if (!again) {
-    r.thread_level = boot::init(requested, r.cfg);
+    r.thread_level = boot::init(level, r.cfg);
     r.my_pe = boot::rank();
     r.n_pes = boot::size();
   }
@@ -209,21 +229,37 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
   host::emu_settings().wave_lockstep = r.cfg.GIO_HOST_WAVE_LOCKSTEP;
 #endif
   r.device = gpu::select_device(boot::local_rank());
+  // Every platform provides both GPU supports: the GPU heap, GPU-aware host routines and kernels'
+  // routines are there on cuda and hip, and on the host platform's emulated GPU. The draft leaves
+  // PEs that ask differently undefined; GIO stops.
+  r.device_bits = requested & device_mask;
+  {
+    uint64_t lo, hi;
+    boot::minmax_u64((uint64_t)r.device_bits, &lo, &hi, "shmem_init_thread (GPU support)");
+    if (lo != hi)
+      fatal(GIO_ERR_COLLECTIVE, "shmem_init_thread", "PEs requested different GPU support (SHMEM_DEVICE_HOST_INIT | "
+            "SHMEM_DEVICE_KERNEL_INIT bits): this PE 0x%x, others from 0x%llx to 0x%llx", r.device_bits,
+            (unsigned long long)lo, (unsigned long long)hi);
+  }
   create_heap(r);
+  cpu_heap_create(r);
   coll_init(r);  // first: the team table takes the heap's first block
   init_contexts(r);
   segment_connect(r);  // before the transports: gda and the proxy register the segment too
+  cpu_heap_connect(r);
   transports_connect(r);
   fill_device_state(r);
   coll_transports(r);
   r.initialized = true;
   r.init_calls = 1;
   publish_device_state(r);
-  info(1, "%s platform, device %d: %s; heap %llu bytes at %p; %d PEs; bootstrap %s (%s)", gpu::platform_name(),
-       r.device, gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size, (void*)r.heap, r.n_pes,
-       boot::name(), boot::why());
+  info(1, "%s platform, device %d: %s; GPU heap %llu bytes at %p; default heap %s; %d PEs; bootstrap %s (%s)",
+       gpu::platform_name(), r.device, gpu::device_description(r.device).c_str(), (unsigned long long)r.heap_size,
+       (void*)r.heap, r.cpu.base ? "in host memory" : "= the GPU heap (GIO_DEFAULT_HEAP=gpu)", r.n_pes, boot::name(),
+       boot::why());
+  fault_guard_install(r);
   boot::barrier("shmem_init");
-  if (provided) *provided = r.thread_level;
+  if (provided) *provided = r.thread_level | r.device_bits;
   return 0;
 }
 
@@ -263,6 +299,8 @@ extern "C" void shmem_finalize(void) {
   publish_device_state(r);
   transports_disconnect(r);
   segment_disconnect(r);
+  cpu_heap_destroy(r);
+  fault_guard_remove();
   gpu::heap_destroy(r.heap, r.heap_size);
   r.heap = nullptr;
   coll_fini(r);
@@ -299,6 +337,8 @@ extern "C" int shmem_addr_accessible(const void* addr, int pe) {
   const uint8_t* a = (const uint8_t*)addr;
   uint64_t seg_off;
   if (!shmem_pe_accessible(pe)) return 0;
+  // The default heap of a peer on another node is reached only over the proxy (heap_route.cpp).
+  if (cpu_heap_offset(r, addr, 1, &seg_off)) return transport_reaches(r, seg_off, pe);
   return (a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size) || segment_offset(r, addr, 1, &seg_off);
 }
 

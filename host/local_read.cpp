@@ -32,8 +32,8 @@ void host_local_read(runtime& r, const char* routine, void* dst, const void* sym
   (void)off;
   const bool host_memory = true;  // the heap is process memory too
 #else
-  // A global (host/heap/globals.h) is host memory on every platform.
-  const bool host_memory = sym_is_segment(off);
+  // A global or a default-heap word (host/heap/globals.h) is host memory on every platform.
+  const bool host_memory = sym_is_host_memory(off);
 #endif
   if (host_memory)
     load_words(dst, sym, bytes, elem);

@@ -74,7 +74,7 @@ void read_pool(const char* rt, gio_lock_node_v1* all, std::vector<gio_lock_node_
 // An atomic on the reserved word at heap offset `off` of `pe`, through the peer's transport (as
 // gio_host_amo does for user words, without its check that the word lies in the user's heap).
 uint64_t node_amo(runtime& r, const char* rt, int op, uint64_t off, uint64_t v, int pe) {
-  return transport_of(r, pe).amo(r, rt, op, off, v, 0, sizeof(uint64_t), pe);
+  return transport_for(r, rt, off, pe).amo(r, rt, op, off, v, 0, sizeof(uint64_t), pe);
 }
 
 // Heap offset of the lock word, after the checks every lock routine makes.

@@ -42,10 +42,10 @@ extern "C" void gio_host_putmem(const char* routine, gio_ctx_v1* ctx, void* dest
   if (overlaps_here(r, pe, dest, src, n)) {
     std::vector<uint8_t> staged(n);
     gpu::copy(staged.data(), src, n, routine);
-    transport_of(r, pe).put(r, routine, off, staged.data(), n, pe);
+    transport_for(r, routine, off, pe).put(r, routine, off, staged.data(), n, pe);
     return;
   }
-  transport_of(r, pe).put(r, routine, off, src, n, pe);
+  transport_for(r, routine, off, pe).put(r, routine, off, src, n, pe);
 }
 
 extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src, size_t n, int pe) {
@@ -56,11 +56,11 @@ extern "C" void gio_host_getmem(const char* routine, gio_ctx_v1* ctx, void* dest
   if (!n) return;
   if (overlaps_here(r, pe, dest, src, n)) {
     std::vector<uint8_t> staged(n);
-    transport_of(r, pe).get(r, routine, staged.data(), off, n, pe);
+    transport_for(r, routine, off, pe).get(r, routine, staged.data(), off, n, pe);
     gpu::copy(dest, staged.data(), n, routine);
     return;
   }
-  transport_of(r, pe).get(r, routine, dest, off, n, pe);
+  transport_for(r, routine, off, pe).get(r, routine, dest, off, n, pe);
 }
 
 extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, void* dest, uint64_t value,
@@ -72,7 +72,7 @@ extern "C" uint64_t gio_host_amo(const char* routine, gio_ctx_v1* ctx, int op, v
   if ((uintptr_t)dest % size)
     fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is not %zu-byte aligned", dest, pe, size);
   if (size != 4 && size != 8) fatal(GIO_ERR_ARG, routine, "atomic on %zu bytes is not supported", size);
-  return transport_of(r, pe).amo(r, routine, op, off, value, compare, size, pe);
+  return transport_for(r, routine, off, pe).amo(r, routine, op, off, value, compare, size, pe);
 }
 
 // Every host operation has completed when it returns. What is left is what kernels issued and did
@@ -128,15 +128,16 @@ extern "C" void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, voi
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(GIO_ERR_ARG, routine, "signal operation %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
   const uint64_t off = host_sym_offset(r, routine, dest, n, pe);
-  const transport_ops& t = transport_of(r, pe);
+  // The data and the signal may lie in different heaps, each moved its own way (transport_for).
   std::vector<uint8_t> staged;
   if (overlaps_here(r, pe, dest, src, n)) {
     staged.resize(n);
     gpu::copy(staged.data(), src, n, routine);
     src = staged.data();
   }
-  if (n) t.put(r, routine, off, src, n, pe);  // complete on return: the signal never overtakes it
-  t.signal(r, routine, sig_off, signal, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, pe);
+  if (n) transport_for(r, routine, off, pe).put(r, routine, off, src, n, pe);  // complete on return: the signal never overtakes it
+  transport_for(r, routine, sig_off, pe)
+      .signal(r, routine, sig_off, signal, sig_op == SHMEM_SIGNAL_ADD ? GIO_AMO_FETCH_ADD : GIO_AMO_SET, pe);
 }
 
 extern "C" uint64_t gio_host_signal_fetch(const uint64_t* sig_addr) {
@@ -149,6 +150,8 @@ extern "C" void* gio_host_ptr(const void* dest, int pe) {
   const uint8_t* a = (const uint8_t*)dest;
   if (pe < 0 || pe >= r.n_pes) return nullptr;
   uint64_t seg_off;
+  // The default heap: where this PE maps the peer's (its node's PEs), whatever the peer's transport.
+  if (cpu_heap_offset(r, dest, 1, &seg_off)) return sym_mapped(r, seg_off, pe);
   if (segment_offset(r, dest, 1, &seg_off))
     return pe == r.my_pe ? sym_mapped(r, seg_off, pe) : transport_of(r, pe).ptr(r, seg_off, pe);
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) return nullptr;

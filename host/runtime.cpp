@@ -1,5 +1,6 @@
 // The runtime's one instance and the argument checks every host routine makes. Nothing here calls
 // into init, the transports or the teams: they all call these.
+#include <cstdio>
 #include <mutex>
 
 #include "host/heap/globals.h"
@@ -35,18 +36,21 @@ uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_
   if (n == 0) return 0;
   const uint8_t* a = (const uint8_t*)sym;
   uint64_t seg_off;
-  if (segment_offset(r, sym, n, &seg_off)) return seg_off;  // a global or static of the program
+  if (cpu_heap_offset(r, sym, n, &seg_off)) return seg_off;  // the default heap
+  if (segment_offset(r, sym, n, &seg_off)) return seg_off;   // a global or static of the program
   if (a < r.heap + GIO_HEAP_RESERVED || a >= r.heap + r.heap_size) {
+    if (in_cpu_heap(r, a))
+      fatal(GIO_ERR_ARG, routine, "%zu bytes at %p (for PE %d) run past the end of the default heap [%p, %p)", n, sym,
+            pe, (void*)r.cpu.base, (void*)(r.cpu.base + r.cpu.size));
     if (r.seg.size && a >= r.seg.base && a < r.seg.base + r.seg.size)
       fatal(GIO_ERR_ARG, routine, "%zu bytes at %p (for PE %d) run past the end of the program's data segment [%p, %p)",
             n, sym, pe, (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+    const std::string heaps = symmetric_ranges(r);
     if (r.seg.size)
-      fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p) and the program's "
-            "data segment [%p, %p)", sym, pe, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
-            (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
-    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p) (globals are not "
-          "symmetric: %s)", sym, pe, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
-          r.seg.why.c_str());
+      fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside %s and the program's data segment [%p, %p)", sym,
+            pe, heaps.c_str(), (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+    fatal(GIO_ERR_ARG, routine, "address %p (for PE %d) is outside %s (globals are not symmetric: %s)", sym, pe,
+          heaps.c_str(), r.seg.why.c_str());
   }
   uint64_t off = (uint64_t)(a - r.heap);
   if (n > r.heap_size - off)
@@ -60,6 +64,17 @@ int dev_ctx_slot(const runtime& r, const gio_ctx_v1* ctx) {
   const uintptr_t off = (uintptr_t)ctx - (uintptr_t)first;
   if (!r.heap || off >= r.dev_ctx_team.size() * sizeof(gio_ctx_v1) || off % sizeof(gio_ctx_v1)) return -1;
   return (int)(off / sizeof(gio_ctx_v1));
+}
+
+std::string symmetric_ranges(const runtime& r) {
+  char buf[160];
+  if (r.cpu.base)
+    snprintf(buf, sizeof buf, "the default heap [%p, %p) and the GPU heap [%p, %p)", (void*)r.cpu.base,
+             (void*)(r.cpu.base + r.cpu.size), (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
+  else
+    snprintf(buf, sizeof buf, "the symmetric heap [%p, %p)", (void*)(r.heap + GIO_HEAP_RESERVED),
+             (void*)(r.heap + r.heap_size));
+  return buf;
 }
 
 void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx) {

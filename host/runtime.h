@@ -8,6 +8,7 @@
 #include "host/config.h"
 #include "host/gda/gda_state.h"
 #include "host/heap/allocator.h"
+#include "host/heap/cpu_heap.h"
 #include "host/heap/globals.h"
 #include "host/proxy/proxy_state.h"
 #include "host/platform/gpu.h"
@@ -33,7 +34,10 @@ struct runtime {
   int my_pe = 0, n_pes = 1;
   int device = 0;
   config cfg;
-  uint8_t* heap = nullptr;  // this PE's heap (device address)
+  int device_bits = 0;  // SHMEM_DEVICE_HOST_INIT | SHMEM_DEVICE_KERNEL_INIT provided by shmem_init_thread
+  // The GPU heap (shmemg_malloc; shmem_malloc too with GIO_DEFAULT_HEAP=gpu): device memory on cuda
+  // and hip, with the reserved head (contexts, teams, collectives, locks) kernels use.
+  uint8_t* heap = nullptr;  // this PE's GPU heap (device address)
   uint64_t heap_size = 0;
   gpu::heap_handle handle{};
   std::vector<peer> peers;
@@ -51,6 +55,7 @@ struct runtime {
   std::unique_ptr<proxy_state> proxy;  // proxy rings and thread, when some peer uses the proxy
   std::shared_ptr<coll_state> coll;    // teams and their sync state (host/coll/coll.h)
   data_segment seg;                    // the program's globals, symmetric (host/heap/globals.h)
+  cpu_heap cpu;                        // the default heap, CPU-attached (host/heap/cpu_heap.h)
 };
 
 runtime& rt();
@@ -58,9 +63,13 @@ runtime& rt();
 runtime& rt_checked(const char* routine);
 
 // Checks the host API's arguments like the device does; returns the symmetric address's offset: in
-// the heap, or in the data segment (GIO_SYM_SEGMENT set, host/heap/globals.h).
+// the GPU heap, the default heap (GIO_SYM_CPU_HEAP set) or the data segment (GIO_SYM_SEGMENT set;
+// host/heap/globals.h).
 uint64_t host_sym_offset(runtime& r, const char* routine, const void* sym, size_t n, int pe);
 void host_check_pe(runtime& r, const char* routine, int pe);
+// "the default heap [a, b) and the GPU heap [c, d)" (user parts), or the one heap there is: for
+// messages about an address outside them.
+std::string symmetric_ranges(const runtime& r);
 // A host context argument: nullptr (the default) or a live host context, else fatal.
 void check_host_ctx(runtime& r, const char* routine, gio_ctx_v1* ctx);
 // SHMEM_CTX_INVALID, what a failed shmem_team_create_ctx stores, may be quieted, fenced and
@@ -78,6 +87,11 @@ inline uint32_t ctx_end(const runtime& r) {
 }
 // The host-made device context `ctx` is (its index in dev_ctx_team), or -1 if it is none.
 int dev_ctx_slot(const runtime& r, const gio_ctx_v1* ctx);
+
+// Whether p lies in this PE's GPU heap (the reserved head included).
+inline bool in_gpu_heap(const runtime& r, const void* p) {
+  return r.heap && (const uint8_t*)p >= r.heap && (const uint8_t*)p < r.heap + r.heap_size;
+}
 
 // Pushes the device state to every registered kernel module.
 void publish_device_state(runtime& r);

@@ -34,7 +34,7 @@ void host_strided(const char* routine, gio_ctx_v1* ctx, bool is_put, void* dest,
   shape_simplify(sh);
   const void* remote = is_put ? dest : src;
   const uint64_t off = host_sym_offset(r, routine, remote, shape_extent(sh, is_put), pe);
-  const transport_ops& t = transport_of(r, pe);
+  const transport_ops& t = transport_for(r, routine, off, pe);
   if (t.strided) return t.strided(r, routine, is_put, is_put ? const_cast<void*>(src) : dest, off, sh, pe);
   // One put or get per block, each complete on return as every host call is (a host-side pack
   // would still need an unpack at the target, where nothing runs for gda).

@@ -80,6 +80,11 @@ struct gio_device_state_v1 {
   struct gio_proxy_ring_v1* proxy_rings;
   uint32_t proxy_sets;
   uint32_t proxy_default_sets;
+  // The default heap (shmem_malloc: host memory; nullptr and 0 with GIO_DEFAULT_HEAP=gpu). Kernels
+  // reach it by loads and stores; device routines take GPU-heap operands only, and a failed check
+  // of one names this range when the address lies in it. (3.1)
+  uint8_t* cpu_heap_base;
+  uint64_t cpu_heap_size;
 };
 
 #ifdef __cplusplus
@@ -100,7 +105,8 @@ static_assert(offsetof(gio_device_state_v1, peer_base) == 72, "state layout");
 static_assert(offsetof(gio_device_state_v1, peer_transport) == 72 + 8 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_device_state_v1, gda_default_sets) == 72 + 9 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_device_state_v1, proxy_rings) == 80 + 9 * GIO_MAX_PES, "state layout");
-static_assert(sizeof(gio_device_state_v1) == 96 + 9 * GIO_MAX_PES, "state layout");
+static_assert(offsetof(gio_device_state_v1, cpu_heap_base) == 96 + 9 * GIO_MAX_PES, "state layout");
+static_assert(sizeof(gio_device_state_v1) == 112 + 9 * GIO_MAX_PES, "state layout");
 static_assert(offsetof(gio_ctx_v1, fence_pending) == 24, "gio_ctx_v1 layout");
 static_assert(offsetof(gio_ctx_v1, team) == 56, "gio_ctx_v1 layout");
 static_assert(GIO_MAX_PES % 32 == 0, "fence_pending: one bit per PE");

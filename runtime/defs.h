@@ -23,8 +23,9 @@
 // 3.0: teams of 3 to 8 members sync in one round (runtime/team.h): a module of 2.x would wait in
 // dissemination rounds its libgio no longer signals.
 // 3.1: device contexts the host makes (SHMEM_DEVICE_CTX) in ctx_table past the kernels' own
-// (gio_device_state_v1::ctx_end), each carrying its team (gio_ctx_v1::team); a 3.0 module never
-// claims them and refuses them as contexts.
+// (gio_device_state_v1::ctx_end), each carrying its team (gio_ctx_v1::team): a 3.0 module never
+// claims them and refuses them as contexts; and the default heap's range (cpu_heap_base,
+// cpu_heap_size), appended to the device state.
 #define GIO_CONTRACT_MAJOR 3
 #define GIO_CONTRACT_MINOR 1
 

@@ -1,8 +1,9 @@
 // bench_api.h's host half on GIO (gio-bench).
 #include "bench_api.h"
 #include "coll_spec.h"
+#include <shmemg.h>
 
-void b_init(int*, char***) { shmem_init(); }
+void b_init(int*, char***) { shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr); }
 void b_finalize() { shmem_finalize(); }
 void b_abort(int status) {
   shmem_global_exit(status);
@@ -10,8 +11,8 @@ void b_abort(int status) {
 }
 int b_my_pe() { return shmem_my_pe(); }
 int b_n_pes() { return shmem_n_pes(); }
-void* b_malloc(size_t n) { return shmem_malloc(n); }
-void b_free(void* p) { shmem_free(p); }
+void* b_malloc(size_t n) { return shmemg_malloc(n); }
+void b_free(void* p) { shmemg_free(p); }
 void b_barrier_all() {
   (void)hipDeviceSynchronize();  // shmem_barrier_all does this too; stated here for the twin's sake
   shmem_barrier_all();

@@ -2,6 +2,7 @@
 // buffer with one putmem_signal, waits for the previous PE's signal, and checks what arrived.
 // Runs on GPUs (cuda/hip) or on the CPU emulation (host platform), unchanged.
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <cstdio>
 #include <cstring>
@@ -45,11 +46,11 @@ __global__ void exchange(message* inbox, message* outbox, uint64_t* arrived, int
 }
 
 int main() {
-  shmem_init();
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  message* inbox = (message*)shmem_malloc(sizeof(message));
-  message* outbox = (message*)shmem_malloc(sizeof(message));
-  uint64_t* arrived = (uint64_t*)shmem_calloc(1, sizeof(uint64_t));
+  message* inbox = (message*)shmemg_malloc(sizeof(message));
+  message* outbox = (message*)shmemg_malloc(sizeof(message));
+  uint64_t* arrived = (uint64_t*)shmemg_calloc(1, sizeof(uint64_t));
   int* bad_d;
   CHECK(hipMalloc(&bad_d, sizeof(int)));
   CHECK(hipMemset(bad_d, 0, sizeof(int)));
@@ -71,9 +72,9 @@ int main() {
     shmem_barrier_all();
   }
   CHECK(hipFree(bad_d));
-  shmem_free(arrived);
-  shmem_free(outbox);
-  shmem_free(inbox);
+  shmemg_free(arrived);
+  shmemg_free(outbox);
+  shmemg_free(inbox);
   shmem_finalize();
   return bad ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // ring.cpp: each PE's kernel puts 1024 ints into the next PE's buffer and signals it.
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <cstdio>
 
@@ -14,12 +15,14 @@ __global__ void ring(int* inbox, const int* outbox, uint64_t* arrived) {
 }
 
 int main() {
-  shmem_init();
+  // Kernels will call OpenSHMEM: ask for GPU-centric support (the GPU Auxiliary Specification's bit).
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   int me = shmem_my_pe(), n = shmem_n_pes();
-  // Symmetric buffers: shmem_malloc is collective and returns the same offset on every PE.
-  int* inbox = (int*)shmem_malloc(N * sizeof(int));
-  int* outbox = (int*)shmem_malloc(N * sizeof(int));
-  uint64_t* arrived = (uint64_t*)shmem_calloc(1, sizeof(uint64_t));  // the signal, 0 everywhere
+  // Kernels' symmetric buffers come from the GPU heap: shmemg_malloc is collective and returns the
+  // same offset on every PE. (shmem_malloc gives host memory, which host code loads and stores.)
+  int* inbox = (int*)shmemg_malloc(N * sizeof(int));
+  int* outbox = (int*)shmemg_malloc(N * sizeof(int));
+  uint64_t* arrived = (uint64_t*)shmemg_calloc(1, sizeof(uint64_t));  // the signal, 0 everywhere
   static int host[N];
   for (int i = 0; i < N; ++i) host[i] = me * N + i;
   hipMemcpy(outbox, host, sizeof host, hipMemcpyHostToDevice);
@@ -30,9 +33,9 @@ int main() {
 
   hipMemcpy(host, inbox, sizeof host, hipMemcpyDeviceToHost);
   printf("PE %d of %d: received %d..%d\n", me, n, host[0], host[N - 1]);
-  shmem_free(arrived);
-  shmem_free(outbox);
-  shmem_free(inbox);
+  shmemg_free(arrived);
+  shmemg_free(outbox);
+  shmemg_free(inbox);
   shmem_finalize();
   return 0;
 }

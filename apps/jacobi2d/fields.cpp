@@ -1,6 +1,8 @@
 // Allocation and reset of a PE's run state.
 #include "fields.h"
 
+#include <shmemg.h>
+
 #include <algorithm>
 
 #include "deps.h"
@@ -35,12 +37,12 @@ void fields<T>::alloc(const options& o, const domain& dom, const launch_shape& s
   plan.boundary = plan.interior = 1;
   const size_t rows = (size_t)d.max_chunk + 2;
   const int nchecks = checks_of(o);
-  a[0] = (T*)shmem_align(256, rows * d.nx * sizeof(T));
-  a[1] = (T*)shmem_align(256, rows * d.nx * sizeof(T));
-  ex.sig_top = (uint64_t*)shmem_malloc(s.nseg * sizeof(uint64_t));
-  ex.sig_bot = (uint64_t*)shmem_malloc(s.nseg * sizeof(uint64_t));
-  norm.parts = (double*)shmem_malloc((size_t)nchecks * d.npes * sizeof(double));
-  norm.arrived = (uint64_t*)shmem_malloc((size_t)nchecks * d.npes * sizeof(uint64_t));
+  a[0] = (T*)shmemg_align(256, rows * d.nx * sizeof(T));
+  a[1] = (T*)shmemg_align(256, rows * d.nx * sizeof(T));
+  ex.sig_top = (uint64_t*)shmemg_malloc(s.nseg * sizeof(uint64_t));
+  ex.sig_bot = (uint64_t*)shmemg_malloc(s.nseg * sizeof(uint64_t));
+  norm.parts = (double*)shmemg_malloc((size_t)nchecks * d.npes * sizeof(double));
+  norm.arrived = (uint64_t*)shmemg_malloc((size_t)nchecks * d.npes * sizeof(uint64_t));
   ex.prev = d.prev;
   ex.next = d.next;
   ex.prev_chunk = d.prev_chunk;
@@ -102,12 +104,12 @@ void fields<T>::release() {
   HIP_CHECK(hipFree(norm.global));
   HIP_CHECK(hipFree(norm.done));
   HIP_CHECK(hipFree(norm.local));
-  shmem_free(norm.arrived);
-  shmem_free(norm.parts);
-  shmem_free(ex.sig_bot);
-  shmem_free(ex.sig_top);
-  shmem_free(a[1]);
-  shmem_free(a[0]);
+  shmemg_free(norm.arrived);
+  shmemg_free(norm.parts);
+  shmemg_free(ex.sig_bot);
+  shmemg_free(ex.sig_top);
+  shmemg_free(a[1]);
+  shmemg_free(a[0]);
 }
 
 template <typename T>

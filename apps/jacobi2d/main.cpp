@@ -1,6 +1,7 @@
 // jacobi2d: 2D 5-point Jacobi with rows split over PEs, five ways of exchanging halos (see
 // README.md). Every run is checked against a 1-PE reference of the same problem.
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -75,7 +76,7 @@ int run(const options& o) {
   fields<T> f;
   f.stall = o.inject_stall;
   f.alloc(o, d, s);
-  double* table = (double*)shmem_malloc((size_t)npes * kStats * sizeof(double));
+  double* table = (double*)shmemg_malloc((size_t)npes * kStats * sizeof(double));
 
   // The reference: a warm-up, then the timed run whose result every PE checks its rows against.
   const int warm = std::min(o.warmup, o.iters);
@@ -126,7 +127,7 @@ int run(const options& o) {
     const run_info info{&o, npes, prop.name, s.vec, s.block, s.wgs};
     reported = report(info, worst);
   }
-  shmem_free(table);
+  shmemg_free(table);
   f.release();
   return pass && reported ? 0 : 1;
 }
@@ -145,7 +146,7 @@ int main(int argc, char** argv) {
   // GIO_SYMMETRIC_SIZE the user set wins (setenv does not overwrite it).
   setenv("GIO_SYMMETRIC_SIZE", std::to_string(heap_bytes_bound(o)).c_str(), 0);
   if (o.var == variant::ikn && !gio_app::ikn_select_proxy("jacobi2d")) return 2;
-  shmem_init();
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   if (o.var == variant::ikn) gio_app::ikn_check_peers("jacobi2d");
   const int rc = o.dbl ? run<double>(o) : run<float>(o);
   shmem_finalize();

@@ -1,6 +1,7 @@
 // spts: sparse lower-triangular solve L x = b with rows in contiguous blocks over PEs, in five
 // variants (see README.md). Every run checks x against the x_ref that b was made from.
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +78,7 @@ struct gathered {
 };
 gathered gather(const solve_times& t, const error_report& e, int me, int npes) {
   const int reps = (int)t.solve_s.size(), nready = (int)t.ready_s.size(), w = reps + nready + 3;
-  double* table = (double*)shmem_malloc((size_t)npes * w * sizeof(double));
+  double* table = (double*)shmemg_malloc((size_t)npes * w * sizeof(double));
   std::vector<double> mine(w);
   std::copy(t.solve_s.begin(), t.solve_s.end(), mine.begin());
   std::copy(t.ready_s.begin(), t.ready_s.end(), mine.begin() + reps + 3);
@@ -89,7 +90,7 @@ gathered gather(const solve_times& t, const error_report& e, int me, int npes) {
   std::vector<double> all((size_t)npes * w);
   HIP_CHECK(hipMemcpy(all.data(), table, all.size() * sizeof(double), hipMemcpyDeviceToHost));
   shmem_barrier_all();
-  shmem_free(table);
+  shmemg_free(table);
   gathered g;
   g.times = t;
   g.err = e;
@@ -246,7 +247,7 @@ int main(int argc, char** argv) {
   // Size the symmetric heap for this input before shmem_init reads its configuration; a
   // GIO_SYMMETRIC_SIZE the user set wins (setenv does not overwrite it).
   setenv("GIO_SYMMETRIC_SIZE", std::to_string(heap_bytes(in.l)).c_str(), 0);
-  shmem_init();
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   if (ikn) gio_app::ikn_check_peers("spts");
   const int rc = o.dbl ? run<double>(o, in, x_ref, b) : run<float>(o, in, x_ref, b);
   shmem_finalize();

@@ -4,6 +4,8 @@
 // them, the host puts each destination's part into that PE's receive buffer, a barrier, and a
 // kernel unpacks what arrived into x. Every PE knows the whole plan, so levels that send nothing
 // anywhere skip the exchange and its barrier on every PE alike.
+#include <shmemg.h>
+
 #include <algorithm>
 #include <string>
 
@@ -154,10 +156,10 @@ solve_times run_levelset(const problem& p, const options& o, std::vector<double>
   T* d_x = nullptr;
   HIP_CHECK(hipMalloc((void**)&d_x, (size_t)l.n * sizeof(T)));
   const bool multi = p.npes > 1;
-  T* sendbuf = multi ? (T*)shmem_malloc((size_t)std::max<int64_t>(lp.send_area, 1) * sizeof(T)) : nullptr;
-  T* recvbuf = multi ? (T*)shmem_malloc((size_t)std::max<int64_t>(lp.recv_area, 1) * sizeof(T)) : nullptr;
+  T* sendbuf = multi ? (T*)shmemg_malloc((size_t)std::max<int64_t>(lp.send_area, 1) * sizeof(T)) : nullptr;
+  T* recvbuf = multi ? (T*)shmemg_malloc((size_t)std::max<int64_t>(lp.recv_area, 1) * sizeof(T)) : nullptr;
   if (multi && (!sendbuf || !recvbuf)) {
-    std::fprintf(stderr, "spts: PE %d: shmem_malloc for the level exchange failed (GIO_SYMMETRIC_SIZE)\n", p.me);
+    std::fprintf(stderr, "spts: PE %d: shmemg_malloc for the level exchange failed (GIO_SYMMETRIC_SIZE)\n", p.me);
     shmem_global_exit(2);
   }
   HIP_CHECK(hipDeviceSynchronize());
@@ -213,8 +215,8 @@ solve_times run_levelset(const problem& p, const options& o, std::vector<double>
                         (const void*)d_rows, (const void*)d_send, (const void*)d_recv, (const void*)d_x})
     HIP_CHECK(hipFree((void*)d));
   if (multi) {
-    shmem_free(recvbuf);
-    shmem_free(sendbuf);
+    shmemg_free(recvbuf);
+    shmemg_free(sendbuf);
   }
   return t;
 }

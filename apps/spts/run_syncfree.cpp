@@ -1,4 +1,6 @@
 // gio and single: the sync-free kernels (syncfree.h) on this PE's rows, timed per solve.
+#include <shmemg.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -293,7 +295,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   exchange_plan plan;
   std::vector<unsigned long long> head0;
   if (dist) {
-    a.xw = (uint64_t*)shmem_malloc(xw_bytes);
+    a.xw = (uint64_t*)shmemg_malloc(xw_bytes);
     // Every peer's xw as mapped here (shmem_ptr), and the first peer that is not (-1: none).
     std::vector<uint64_t*> peers(p.npes, nullptr);
     int unmapped = -1;
@@ -332,8 +334,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     if (plan.sends == 0 && (xk != XCHG_QUEUE || recvs == 0)) xk = XCHG_NONE;
     if (used == exchange::queue) {
       const size_t area = (size_t)std::max<int64_t>(plan.area, 1);
-      a.recv = (queue_entry*)shmem_malloc(area * sizeof(queue_entry));
-      a.recv_hdr = (uint64_t*)shmem_malloc(area * sizeof(uint64_t));
+      a.recv = (queue_entry*)shmemg_malloc(area * sizeof(queue_entry));
+      a.recv_hdr = (uint64_t*)shmemg_malloc(area * sizeof(uint64_t));
       std::vector<long long> end(p.npes);
       for (int s = 0; s < p.npes; ++s) {
         end[s] = plan.recv_off[s] + plan.recv_cnt[s];
@@ -345,7 +347,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
       a.send_next = upload<unsigned long long>(std::vector<unsigned long long>(p.npes, 0));
     }
     if (!a.xw || (used == exchange::queue && (!a.recv || !a.recv_hdr))) {
-      std::fprintf(stderr, "spts: PE %d: shmem_malloc of %zu bytes for the solve failed (GIO_SYMMETRIC_SIZE)\n",
+      std::fprintf(stderr, "spts: PE %d: shmemg_malloc of %zu bytes for the solve failed (GIO_SYMMETRIC_SIZE)\n",
                    p.me, xw_bytes);
       shmem_global_exit(2);
     }
@@ -485,14 +487,14 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     HIP_CHECK(hipFree((void*)a.send_mask));
     HIP_CHECK(hipFree((void*)a.peer_xw));
     if (used == exchange::queue) {
-      shmem_free(a.recv_hdr);
-      shmem_free(a.recv);
+      shmemg_free(a.recv_hdr);
+      shmemg_free(a.recv);
       HIP_CHECK(hipFree((void*)a.recv_end));
       HIP_CHECK(hipFree(a.recv_head));
       HIP_CHECK(hipFree((void*)a.send_off));
       HIP_CHECK(hipFree(a.send_next));
     }
-    shmem_free(a.xw);
+    shmemg_free(a.xw);
   } else {
     HIP_CHECK(hipFree(a.xw));
   }

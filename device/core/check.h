@@ -34,6 +34,14 @@ namespace dev {
 [[noreturn]] GIO_DEVICE_NOINLINE void fail_sym(const char* routine, const void* p, size_t n, int pe) {
   const gio_device_state_v1& st = GIO_DSTATE;
   const uint8_t* a = (const uint8_t*)p;
+  // Device routines take GPU-heap operands by contract (the GPU draft's Annex C): the fast path
+  // never asks which heap an address is in; only a failed check tells a default-heap block apart.
+  if (st.cpu_heap_base && a >= st.cpu_heap_base && a < st.cpu_heap_base + st.cpu_heap_size)
+    GIO_DEV_FATAL(routine, "address %p (for PE %d) is in the default heap [%p, %p) (shmem_malloc: host memory); "
+                  "device routines take symmetric operands in the GPU heap [%p, %p) (shmemg_malloc); kernels reach "
+                  "default-heap blocks by loads and stores only (a peer's through shmem_ptr)", p, pe,
+                  (void*)st.cpu_heap_base, (void*)(st.cpu_heap_base + st.cpu_heap_size),
+                  (void*)(st.heap_base + GIO_HEAP_RESERVED), (void*)(st.heap_base + st.heap_size));
   if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size)
     GIO_DEV_FATAL(routine, "address %p (for PE %d) is outside the symmetric heap [%p, %p)", p, pe,
                   (void*)(st.heap_base + GIO_HEAP_RESERVED), (void*)(st.heap_base + st.heap_size));

@@ -11,8 +11,15 @@
 // live at once) and passed to kernels; one made from a team numbers PEs in that team.
 // SHMEM_DEVICE_CTX_DEFAULT is the kernels' default context (SHMEM_CTX_DEFAULT's handle, which in a
 // kernel is the device default). What of the draft is not here is listed in docs/guide.md.
+// The GPU heap's allocation routines, shmem_init_thread's GPU bits and the allocation hints are
+// host routines and constants (runtime/api/shmemg_host.h; docs/heaps.md).
+//
+// Operands of GPU-centric routines lie in the GPU heap, by the draft's contract: the fast path never
+// asks which heap an address is in. A default-heap address given as a remote operand stops the
+// kernel with a message naming the routine, the PE and the address (device/core/check.h).
 #pragma once
 #include "shmem.h"
+#include "runtime/api/shmemg_host.h"
 
 // SHMEM_DEVICE_TEAM_WORLD, SHMEM_DEVICE_TEAM_SHARED and SHMEM_DEVICE_CTX: runtime/api/types.h.
 #define SHMEM_DEVICE_CTX_DEFAULT SHMEM_CTX_DEFAULT

@@ -14,10 +14,15 @@ using namespace gio;
 
 namespace {
 
-// Unlike the host collectives, the program's globals are no buffer here: the kernels reach
-// members' memory through the mapped heaps only.
+// Unlike the host collectives, the program's globals and the default heap are no buffer here: the
+// kernels reach members' memory through the mapped GPU heaps only (their operands lie in the GPU
+// heap, as every device routine's do).
 void check_heap(runtime& r, const group& g, const char* name, const void* p, size_t bytes) {
   const uint8_t* a = (const uint8_t*)p;
+  if (bytes && in_cpu_heap(r, p))
+    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is in the default heap (shmem_malloc): a collective on a "
+          "stream runs in kernels, whose buffers lie in the GPU heap [%p, %p) (shmemg_malloc)", name, p, bytes,
+          (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
   if (bytes && !(a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size &&
                  bytes <= (size_t)(r.heap + r.heap_size - a)))
     fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p)", name, p, bytes,

@@ -29,15 +29,15 @@ namespace {
 // when it returns, so a signal sent after a put is never seen before the put's data.
 void move_to(runtime& r, const group& g, int pe, void* sym_dst, const void* src, size_t n) {
   const uint64_t off = host_sym_offset(r, g.routine, sym_dst, n, pe);
-  if (n) transport_of(r, pe).put(r, g.routine, off, src, n, pe);
+  if (n) transport_for(r, g.routine, off, pe).put(r, g.routine, off, src, n, pe);
 }
 void move_from(runtime& r, const group& g, int pe, void* dst, const void* sym_src, size_t n) {
   const uint64_t off = host_sym_offset(r, g.routine, sym_src, n, pe);
-  if (n) transport_of(r, pe).get(r, g.routine, dst, off, n, pe);
+  if (n) transport_for(r, g.routine, off, pe).get(r, g.routine, dst, off, n, pe);
 }
 void signal_add(runtime& r, const group& g, uint64_t* sym_word, int pe) {
   const uint64_t off = host_sym_offset(r, g.routine, sym_word, sizeof(uint64_t), pe);
-  transport_of(r, pe).amo(r, g.routine, GIO_AMO_FETCH_ADD, off, 1, 0, sizeof(uint64_t), pe);
+  transport_for(r, g.routine, off, pe).amo(r, g.routine, GIO_AMO_FETCH_ADD, off, 1, 0, sizeof(uint64_t), pe);
 }
 
 // On GPUs a copy (a copy engine, no SM: a kernel holding every SM cannot stall the poll); on the
@@ -45,7 +45,7 @@ void signal_add(runtime& r, const group& g, uint64_t* sym_word, int pe) {
 // with atomics.
 uint64_t load_local(const group& g, uint64_t* word) {
   // A pSync among the program's globals is host memory on every platform (host/heap/globals.h).
-  if (in_segments(rt(), word)) return cpu_amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
+  if (in_host_regions(rt(), word)) return cpu_amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
 #if defined(GIO_PLATFORM_HOST)
   return gpu::amo(word, GIO_AMO_FETCH, 0, 0, sizeof(uint64_t), g.routine);
 #else
@@ -101,7 +101,7 @@ void group_sync(runtime& r, const group& g) {
     wait_round(r, g, round, one ? -1 : (g.me - dist + n) % n, need);
     if (g.consumed)
       consumed[round] = need;
-    else if (in_segments(r, g.sync + round))
+    else if (in_host_regions(r, g.sync + round))
       cpu_amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-per_sync, 0, sizeof(uint64_t), g.routine);
     else
       gpu::amo(g.sync + round, GIO_AMO_FETCH_ADD, (uint64_t)-per_sync, 0, sizeof(uint64_t), g.routine);
@@ -122,16 +122,16 @@ size_t coll_bytes(const group& g, size_t nelems, size_t elem) {
 void coll_check_sym(runtime& r, const group& g, const char* name, const void* p, size_t bytes) {
   const uint8_t* a = (const uint8_t*)p;
   uint64_t seg_off;
-  if (segment_offset(r, p, bytes, &seg_off)) return;  // a global or static of the program
+  if (segment_offset(r, p, bytes, &seg_off)) return;   // a global or static of the program
+  if (cpu_heap_offset(r, p, bytes, &seg_off)) return;  // the default heap
   const bool in_heap =
       a >= r.heap + GIO_HEAP_RESERVED && a < r.heap + r.heap_size && bytes <= (size_t)(r.heap + r.heap_size - a);
+  const std::string heaps = symmetric_ranges(r);
   if (bytes && !in_heap && r.seg.size)
-    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p) or the program's "
-          "data segment [%p, %p)", name, p, bytes, (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size),
-          (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
+    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within %s or the program's data segment [%p, %p)", name,
+          p, bytes, heaps.c_str(), (void*)r.seg.base, (void*)(r.seg.base + r.seg.size));
   if (bytes && !in_heap)
-    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within the symmetric heap [%p, %p)", name, p, bytes,
-          (void*)(r.heap + GIO_HEAP_RESERVED), (void*)(r.heap + r.heap_size));
+    fatal(GIO_ERR_ARG, g.routine, "%s [%p, +%zu bytes) is not within %s", name, p, bytes, heaps.c_str());
 }
 
 void coll_check_member(const group& g, const char* name, int pe) {

@@ -24,7 +24,7 @@ struct platform_io final : softnic_io {
   void copy(void* dst, const void* src, size_t n) override { gpu::nic_copy(dst, src, n); }
   // A global is host memory on every platform, out of the GPU atomic kernel's reach.
   uint64_t amo(void* p, int op, uint64_t v, uint64_t c, size_t size) override {
-    return in_segments(r, p) ? cpu_amo(p, op, v, c, size, "softnic") : gpu::nic_amo(p, op, v, c, size);
+    return in_host_regions(r, p) ? cpu_amo(p, op, v, c, size, "softnic") : gpu::nic_amo(p, op, v, c, size);
   }
 };
 

@@ -207,10 +207,18 @@ uint8_t* sym_local(const runtime& r, uint64_t off, uint64_t n) {
     const uint64_t o = off & ~GIO_SYM_SEGMENT;
     return o <= r.seg.size && n <= r.seg.size - o ? r.seg.base + o : nullptr;
   }
+  if (sym_is_cpu_heap(off)) {
+    const uint64_t o = off & ~GIO_SYM_CPU_HEAP;
+    return r.cpu.base && o <= r.cpu.size && n <= r.cpu.size - o ? r.cpu.base + o : nullptr;
+  }
   return off <= r.heap_size && n <= r.heap_size - off ? r.heap + off : nullptr;
 }
 
 uint8_t* sym_mapped(const runtime& r, uint64_t off, int pe) {
+  if (sym_is_cpu_heap(off)) {
+    uint8_t* b = pe < (int)r.cpu.peer_mapped.size() ? r.cpu.peer_mapped[pe] : nullptr;
+    return b ? b + (off & ~GIO_SYM_CPU_HEAP) : nullptr;
+  }
   if (!sym_is_segment(off)) return r.peers[pe].base ? r.peers[pe].base + off : nullptr;
   uint8_t* b = pe < (int)r.seg.peer_mapped.size() ? r.seg.peer_mapped[pe] : nullptr;
   return b ? b + (off & ~GIO_SYM_SEGMENT) : nullptr;
@@ -227,10 +235,12 @@ uint64_t cpu_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size, const 
   fatal(GIO_ERR_ARG, routine, "atomic operation %d on %zu bytes is not supported", op, size);
 }
 
-bool in_segments(const runtime& r, const void* p) {
+bool in_host_regions(const runtime& r, const void* p) {
   const uint8_t* a = (const uint8_t*)p;
   for (uint8_t* b : r.seg.peer_mapped)
     if (b && a >= b && a < b + r.seg.size) return true;
+  for (uint8_t* b : r.cpu.peer_mapped)
+    if (b && a >= b && a < b + r.cpu.size) return true;
   return false;
 }
 

@@ -2,10 +2,13 @@
 // .bss, file and function statics), remapped by shmem_init onto shared memory so that peers on the
 // node map it as they map the heap, and registered with gda and the proxy like the heap.
 //
-// A symmetric offset (what host_sym_offset returns and the host transports carry) names either
-// the heap (bit 63 clear: the heap offset) or the segment (GIO_SYM_SEGMENT | the offset from the
-// segment's base). PEs run one executable, so a global lies at the same offset from every PE's
-// segment base even where PIE and ASLR place the segments at different addresses.
+// A symmetric offset (what host_sym_offset returns and the host transports carry) names the GPU
+// heap (bits 63 and 62 clear: the heap offset), the segment (GIO_SYM_SEGMENT | the offset from the
+// segment's base) or the default heap (GIO_SYM_CPU_HEAP | the offset from its base,
+// host/heap/cpu_heap.h). PEs run one executable, so a global lies at the same offset from every
+// PE's segment base even where PIE and ASLR place the segments at different addresses. The
+// segment and the default heap are host memory on every platform; the GPU heap is host memory
+// only on the host platform.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +16,8 @@
 #include <vector>
 
 #define GIO_SYM_SEGMENT (1ull << 63)
+#define GIO_SYM_CPU_HEAP (1ull << 62)
+#define GIO_SYM_REGION_MASK (GIO_SYM_SEGMENT | GIO_SYM_CPU_HEAP)
 
 namespace gio {
 struct runtime;
@@ -37,6 +42,9 @@ void segment_connect(runtime& r);
 void segment_disconnect(runtime& r);
 
 inline bool sym_is_segment(uint64_t off) { return (off & GIO_SYM_SEGMENT) != 0; }
+inline bool sym_is_cpu_heap(uint64_t off) { return (off & GIO_SYM_CPU_HEAP) != 0; }
+// Host memory on every platform (a global or a default-heap block): CPU atomics, not the GPU's.
+inline bool sym_is_host_memory(uint64_t off) { return (off & GIO_SYM_REGION_MASK) != 0; }
 // The symmetric offset of [p, p + n) in this PE's segment, or false if it is not inside.
 bool segment_offset(const runtime& r, const void* p, size_t n, uint64_t* off);
 // Symmetric offset -> this PE's address of it; nullptr unless [off, off + n) is inside the heap or
@@ -45,10 +53,11 @@ uint8_t* sym_local(const runtime& r, uint64_t off, uint64_t n);
 // Symmetric offset -> the peer's bytes as mapped here (p2p, the softnic); nullptr if not mapped.
 uint8_t* sym_mapped(const runtime& r, uint64_t off, int pe);
 
-// An atomic on host memory (a segment is host memory on every platform: the cuda and hip atomic
-// kernels cannot reach it); the same operations and results as gpu::amo.
+// An atomic on host memory (a segment or a default heap is host memory on every platform: the cuda
+// and hip atomic kernels cannot reach it); the same operations and results as gpu::amo.
 uint64_t cpu_amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size, const char* routine);
-// Whether p lies in a segment mapped here, this PE's or a peer's (then atomics on it are cpu_amo's).
-bool in_segments(const runtime& r, const void* p);
+// Whether p lies in a segment or a default heap mapped here, this PE's or a peer's (then atomics
+// on it are cpu_amo's).
+bool in_host_regions(const runtime& r, const void* p);
 
 }  // namespace gio

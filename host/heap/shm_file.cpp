@@ -120,7 +120,7 @@ unsigned shm_file_sweep(const std::string& dir) {
     unsigned long long their_ns = 0, nonce = 0;
     int pid = 0, end = 0;
     if (sscanf(e->d_name, "gio-%15[a-z]-%llu-%d-%16llx%n", role, &their_ns, &pid, &nonce, &end) != 4 ||
-        e->d_name[end] != '\0' || (strcmp(role, "heap") != 0 && strcmp(role, "globals") != 0))
+        e->d_name[end] != '\0' || (strcmp(role, "heap") != 0 && strcmp(role, "cpuheap") != 0 && strcmp(role, "globals") != 0))
       continue;
     if (their_ns != ns || pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
     if (unlinkat(dirfd(d), e->d_name, 0) == 0) ++removed;

@@ -1,5 +1,5 @@
-// Files in GIO_HOST_SHM_DIR (tmpfs) that peers map: the host platform's heaps and every
-// platform's globals (globals.cpp). Such a file must keep its name only until every peer has
+// Files in GIO_HOST_SHM_DIR (tmpfs) that peers map: the host platform's GPU heaps ("heap") and
+// every platform's default heaps ("cpuheap", cpu_heap.cpp) and globals ("globals", globals.cpp). Such a file must keep its name only until every peer has
 // mapped it, and a process that ends before then must not leave it behind.
 //
 // So the names say whose they are, "gio-<role>-<PID namespace>-<PID>-<16 hex digits>", and:

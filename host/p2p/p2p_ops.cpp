@@ -1,6 +1,9 @@
 // p2p transport, host half, data path: the host loads and stores through the peer's mapping (a
 // copy engine on cuda and hip, memcpy on the host platform), so every operation is complete when
-// it returns and there is nothing to drain.
+// it returns and there is nothing to drain. It also moves every node-local peer's default heap,
+// whatever that peer's transport (host/transport/heap_route.cpp).
+#include <cstring>
+
 #include "host/heap/globals.h"
 #include "host/log.h"
 #include "host/p2p/p2p.h"
@@ -15,23 +18,36 @@ namespace {
 // here, never a write to nullptr + off.
 uint8_t* mapped(runtime& r, const char* routine, uint64_t off, int pe) {
   uint8_t* p = sym_mapped(r, off, pe);
+  if (!p && sym_is_cpu_heap(off))
+    fatal(GIO_ERR_TRANSPORT, routine, "PE %d's default heap is not mapped here (another node)", pe);
   if (!p) fatal(GIO_ERR_TRANSPORT, routine, "PE %d has no load/store mapping (%s)", pe, r.peers[pe].why.c_str());
   return p;
 }
 
+// Between host memory on both sides (a default-heap block or a global, and a host buffer) the CPU
+// copies; the platform's copy engine takes every copy a GPU's memory is part of.
 void put(runtime& r, const char* routine, uint64_t off, const void* src, size_t n, int pe) {
-  gpu::copy(mapped(r, routine, off, pe), src, n, routine);
+  uint8_t* at = mapped(r, routine, off, pe);
+  if (sym_is_host_memory(off) && gpu::is_host_memory(src))
+    memmove(at, src, n);
+  else
+    gpu::copy(at, src, n, routine);
 }
 
 void get(runtime& r, const char* routine, void* dst, uint64_t off, size_t n, int pe) {
-  gpu::copy(dst, mapped(r, routine, off, pe), n, routine);
+  const uint8_t* at = mapped(r, routine, off, pe);
+  if (sym_is_host_memory(off) && gpu::is_host_memory(dst))
+    memmove(dst, at, n);
+  else
+    gpu::copy(dst, at, n, routine);
 }
 
-// A data segment is host memory on every platform, which the GPU atomic kernels cannot reach.
+// A data segment or a default heap is host memory on every platform, which the GPU atomic kernels
+// cannot reach.
 uint64_t amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t value, uint64_t compare, size_t size,
              int pe) {
   uint8_t* at = mapped(r, routine, off, pe);
-  if (sym_is_segment(off)) return cpu_amo(at, op, value, compare, size, routine);
+  if (sym_is_host_memory(off)) return cpu_amo(at, op, value, compare, size, routine);
   return gpu::amo(at, op, value, compare, size, routine);
 }
 

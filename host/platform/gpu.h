@@ -24,8 +24,10 @@ int select_device(int local_rank);
 // thread starts on device 0, whatever its process chose).
 void bind_thread(int device);
 std::string device_description(int device);
-// Default heap size when GIO_SYMMETRIC_SIZE is "auto".
+// The GPU heap's size when SHMEM_DEVICE_SYMMETRIC_SIZE and GIO_SYMMETRIC_SIZE are "auto".
 uint64_t default_heap_size();
+// The default (CPU-attached) heap's size when SHMEM_SYMMETRIC_SIZE is "auto".
+uint64_t default_cpu_heap_size();
 
 // Allocates this PE's zeroed heap and the handle peers map it with. `tag` is unique per job.
 void* heap_create(size_t bytes, const std::string& tag, int pe, heap_handle* out);
@@ -36,6 +38,9 @@ void heap_unmap(void* mapped, size_t bytes);
 void heap_published(const heap_handle& h);
 void heap_destroy(void* base, size_t bytes);
 
+// Whether host code may load and store p directly (host memory, registered or not); false for
+// device memory. The host platform: always.
+bool is_host_memory(const void* p);
 // Synchronous copy between any host or heap addresses (local or peer-mapped).
 // copy and amo are the host API's: safe from any number of threads at once, and they never wait
 // for (or behind) running kernels, which may be waiting for them.
@@ -77,6 +82,10 @@ void* map_io_for_device(void* host_addr, size_t bytes, std::string* why);
 // the host platform. Ranges must not overlap one already registered.
 void host_register(void* p, size_t bytes, const char* routine);
 void host_unregister(void* p);
+// Registers host memory (a default heap's mapping) so kernels load, store and run atomics on it at
+// the same address, zero-copy; false, and why, where they cannot (then only host code reaches it).
+// host_unregister undoes it. The host platform's kernels are CPU threads: always true there.
+bool host_register_mapped(void* p, size_t bytes, std::string* why);
 void unmap_io_for_device(void* host_addr);
 // A dmabuf file descriptor for this PE's heap, so the NIC can register it without a peer-memory
 // kernel module; -1 where the platform cannot export one. The caller closes it. `*offset` is where

@@ -63,6 +63,7 @@ std::string pci_bdf(int device) {
 }
 
 uint64_t default_heap_size() { return 1ull << 30; }
+uint64_t default_cpu_heap_size() { return 256ull << 20; }
 
 void* queue_alloc(size_t bytes, bool host_visible) {
   void* p = nullptr;
@@ -150,6 +151,40 @@ void host_register(void* p, size_t bytes, const char* routine) {
     fatal(GIO_ERR_PLATFORM, routine, "hipHostRegister of %zu bytes at %p: %s", bytes, p, hipGetErrorString(e));
 }
 void host_unregister(void* p) { (void)hipHostUnregister(p); }
+
+bool is_host_memory(const void* p) {
+  hipPointerAttribute_t a;
+  if (hipPointerGetAttributes(&a, p) != hipSuccess) {  // memory the runtime never saw: pageable host memory
+    (void)hipGetLastError();
+    return true;
+  }
+#if defined(GIO_PLATFORM_CUDA)
+  return a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged;
+#else
+  return a.memoryType != hipMemoryTypeDevice;  // HIP 5.2 names the field so
+#endif
+}
+
+bool host_register_mapped(void* p, size_t bytes, std::string* why) {
+  hipError_t e = hipHostRegister(p, bytes, hipHostRegisterPortable | hipHostRegisterMapped);
+  if (e != hipSuccess) {
+    *why = std::string("hipHostRegister(mapped): ") + hipGetErrorString(e);
+    (void)hipGetLastError();
+    return false;
+  }
+  // Unified addressing gives the device the host's address; a GPU that needs another one would
+  // make shmem_ptr's and the program's pointers wrong in kernels, so it is refused instead.
+  void* dev = nullptr;
+  e = hipHostGetDevicePointer(&dev, p, 0);
+  if (e != hipSuccess || dev != p) {
+    *why = e != hipSuccess ? std::string("hipHostGetDevicePointer: ") + hipGetErrorString(e)
+                           : "the GPU maps it at another address than the host's";
+    (void)hipGetLastError();
+    (void)hipHostUnregister(p);
+    return false;
+  }
+  return true;
+}
 
 }  // namespace gpu
 }  // namespace gio

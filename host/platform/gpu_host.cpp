@@ -156,6 +156,9 @@ bool nic_copy_done(uint64_t) { return true; }
 void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_addr; }
 void unmap_io_for_device(void*) {}
 void host_register(void*, size_t, const char*) {}
+bool host_register_mapped(void*, size_t, std::string*) { return true; }
+bool is_host_memory(const void*) { return true; }
+uint64_t default_cpu_heap_size() { return 64ull << 20; }
 void host_unregister(void*) {}
 int heap_dmabuf_fd(int, void*, size_t, uint64_t*, std::string* how) {
   *how = "the heap is ordinary process memory (ibv_reg_mr)";

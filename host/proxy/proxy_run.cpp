@@ -64,7 +64,7 @@ struct executor {
     if (c.pe < 0 || c.pe >= r.n_pes) bad(q, idx, c, "target PE out of range");
     const uint64_t n = gio_proxy_cmd_bytes(c);
     // (Every PE's heap and data segment have the sizes of this PE's: the bounds hold for the target.)
-    if (!sym_local(r, c.roff, n)) bad(q, idx, c, "runs past the target's heap or data segment");
+    if (!sym_local(r, c.roff, n)) bad(q, idx, c, "runs past the target's heaps or data segment");
     if (c.local == GIO_PROXY_LOCAL_HEAP && (c.laddr > r.heap_size || c.len > r.heap_size - c.laddr))
       bad(q, idx, c, "the local buffer runs past this PE's heap");
     if (c.local == GIO_PROXY_LOCAL_INLINE && c.len > GIO_PROXY_INLINE_MAX) bad(q, idx, c, "inline payload too long");
@@ -131,7 +131,7 @@ struct executor {
       return true;
     }
     const uint64_t len = m.kind == PROXY_MSG_AMO_REQ ? m.bytes : m.len;
-    uint8_t* const at = sym_local(r, m.roff, len);  // the heap, or the data segment (host/heap/globals.h)
+    uint8_t* const at = sym_local(r, m.roff, len);  // a heap, or the data segment (host/heap/globals.h)
     if (!at || len > p.chunk ||
         (m.kind == PROXY_MSG_PUT_REQ && n < sizeof m + len))
       fatal(GIO_ERR_TRANSPORT, "proxy thread", "PE %d asked for %llu bytes at heap offset %llu (message kind %u, %zu "
@@ -145,8 +145,9 @@ struct executor {
     switch (m.kind) {
       case PROXY_MSG_AMO_REQ:
         rep.kind = PROXY_MSG_AMO_REP;
-        // A global is host memory on every platform, out of the GPU atomic kernel's reach.
-        rep.value = sym_is_segment(m.roff) ? cpu_amo(at, m.amo_op, m.value, m.compare, m.bytes, "proxy thread")
+        // A global or a default-heap word is host memory on every platform, out of the GPU atomic
+        // kernel's reach.
+        rep.value = sym_is_host_memory(m.roff) ? cpu_amo(at, m.amo_op, m.value, m.compare, m.bytes, "proxy thread")
                                            : gpu::nic_amo(at, m.amo_op, m.value, m.compare, m.bytes);
         break;
       case PROXY_MSG_PUT_REQ:  // acknowledged once the bytes are in the heap: the source's quiet waits for it
@@ -240,8 +241,9 @@ struct executor {
       src = local(q, slot, c);
     }
     // The target heap is host memory: one delivery-complete write per chunk. A global (data segment)
-    // is no registered region: it goes through the target's proxy like a GPU heap's staged data.
-    if (p.heap_direct && !sym_is_segment(c.roff)) {
+    // or a default-heap block is no registered region: it goes through the target's proxy like a
+    // GPU heap's staged data.
+    if (p.heap_direct && !sym_is_host_memory(c.roff)) {
       if (c.local == GIO_PROXY_LOCAL_INLINE) {  // from a registered buffer (FI_MR_LOCAL providers)
         memcpy(p.stage(0), inline_data, sizeof inline_data);
         src = p.stage(0);
@@ -336,7 +338,7 @@ struct executor {
   void get(gio_proxy_ring_v1& q, uint32_t slot, const gio_proxy_cmd_v1& c) {
     if (c.local == GIO_PROXY_LOCAL_RESULT) __atomic_store_n(&q.result[slot], 0ull, __ATOMIC_RELAXED);
     uint8_t* dst = local(q, slot, c);
-    if (p.heap_direct && !sym_is_segment(c.roff)) {
+    if (p.heap_direct && !sym_is_host_memory(c.roff)) {
       for (uint64_t off = 0; off < c.len; off += kChunk)
         p.fab->read(c.pe, c.roff + off, dst + off, c.len - off < kChunk ? c.len - off : kChunk);
       return;

@@ -7,6 +7,7 @@
 #include "runtime/api/shmemx_host.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "host/bootstrap/bootstrap.h"
 #include "host/driver/driver_probe.h"
@@ -42,13 +43,29 @@ int main() {
 #endif
     }
     printf("PE %d: device %d: %s\n", pe, r.device, gio::gpu::device_description(r.device).c_str());
-    printf("PE %d: symmetric heap %llu bytes (%llu reserved), %u work-group contexts\n", pe,
-           (unsigned long long)r.heap_size, (unsigned long long)GIO_HEAP_RESERVED, (unsigned)r.cfg.GIO_NUM_CONTEXTS);
-    // What shmem_malloc can hand out: the heap less what GIO took at init (its reserved head,
+    // The two heaps (docs/heaps.md): where each lies, what allocates from it, what sizes it.
+    const char* gpu_memory = strcmp(gio::gpu::platform_name(), "host") == 0 ? "host memory standing for GPU memory"
+                                                                           : "GPU memory";
+    printf("PE %d: GPU heap %llu bytes (%llu reserved), %s; shmemg_malloc%s allocates from it; %u work-group "
+           "contexts\n", pe, (unsigned long long)r.heap_size, (unsigned long long)GIO_HEAP_RESERVED, gpu_memory,
+           r.cpu.base ? "" : " and shmem_malloc (GIO_DEFAULT_HEAP=gpu)", (unsigned)r.cfg.GIO_NUM_CONTEXTS);
+    // What shmemg_malloc can hand out: the heap less what GIO took at init (its reserved head,
     // the teams' table and collective areas), measured on the allocator itself.
     printf("PE %d: a program can allocate %llu bytes of it (largest block %llu); GIO keeps %llu for its own "
-           "tables; GIO_SYMMETRIC_SIZE sets the heap\n", pe, (unsigned long long)r.alloc->bytes_free(),
-           (unsigned long long)r.alloc->largest_free(), (unsigned long long)(r.heap_size - r.alloc->bytes_free()));
+           "tables; SHMEM_DEVICE_SYMMETRIC_SIZE (or GIO_SYMMETRIC_SIZE) sets the GPU heap\n", pe,
+           (unsigned long long)r.alloc->bytes_free(), (unsigned long long)r.alloc->largest_free(),
+           (unsigned long long)(r.heap_size - r.alloc->bytes_free()));
+    if (r.cpu.base) {
+      int mapped = 0;
+      for (uint8_t* m : r.cpu.peer_mapped) mapped += m != nullptr;
+      printf("PE %d: default heap %llu bytes, host memory (a shared file, mapped by %d PE(s) of this node%s); "
+             "shmem_malloc allocates from it, %llu bytes free; SHMEM_SYMMETRIC_SIZE sets it\n", pe,
+             (unsigned long long)r.cpu.size, mapped,
+             r.cpu.kernels_reach ? ", kernels reach it zero-copy" : "; host code only",
+             (unsigned long long)r.cpu.alloc->bytes_free());
+    } else {
+      printf("PE %d: default heap: none, shmem_malloc takes the GPU heap (GIO_DEFAULT_HEAP=gpu)\n", pe);
+    }
     // Per peer: the transport, how it reaches the peer, and why the selector chose it.
     for (int q = 0; q < r.n_pes; ++q) printf("PE %d -> PE %d: %s\n", pe, q, r.peers[q].why.c_str());
     gio::transport_each([&](const gio::transport_ops& t) {

@@ -32,7 +32,7 @@ uint64_t no_amo(runtime& r, const char* routine, int, uint64_t, uint64_t, uint64
 }
 // A signal is an atomic on the signal word: a transport with atomics has signals.
 void amo_signal(runtime& r, const char* routine, uint64_t off, uint64_t value, int op, int pe) {
-  transport_of(r, pe).amo(r, routine, op, off, value, 0, sizeof(uint64_t), pe);
+  transport_for(r, routine, off, pe).amo(r, routine, op, off, value, 0, sizeof(uint64_t), pe);
 }
 bool not_network(const runtime&, std::string* why) {
   *why = "not a network transport";

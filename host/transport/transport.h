@@ -75,6 +75,14 @@ struct transport_registrar {
 const transport_ops& transport_by_id(int id);
 // The table this PE uses to reach `pe` (0 <= pe < n_pes, checked by the caller).
 const transport_ops& transport_of(const runtime& r, int pe);
+// The table that moves symmetric offset `off` of `pe` (host/transport/heap_route.cpp): the peer's
+// transport for the GPU heap and the globals; for the default heap, which is host memory, p2p's
+// (the CPU through the node-local mapping) whatever the peer's transport, the proxy for a peer on
+// another node, else a fatal error naming `routine`, the PE and the address. Host RMA, AMOs,
+// signals, strided, locks and collectives all choose through it.
+const transport_ops& transport_for(runtime& r, const char* routine, uint64_t off, int pe);
+// Whether transport_for finds a table for `off` of `pe` (shmem_addr_accessible).
+bool transport_reaches(const runtime& r, uint64_t off, int pe);
 // Largest id + 1 a table may have; the registered table of an id, or nullptr.
 constexpr int kTransportIds = 8;
 const transport_ops* transport_find(int id);

@@ -20,8 +20,9 @@
 #define SHMEM_THREAD_MULTIPLE 3
 
 // shmem_malloc_with_hints: how the memory will be used. GIO places every block alike, reachable
-// by every transport's atomics and signals, so it ignores these; bits outside them (another
-// implementation's hints) are ignored too, as the spec allows (GIO_DEBUG=1 says so).
+// by every transport's atomics and signals, so it ignores these; the GPU draft's
+// SHMEM_DEVICE_MALLOC_* (shmemg.h) take the block from the GPU heap; other bits (another
+// implementation's hints) are ignored, as the spec allows (GIO_DEBUG=1 says so).
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
 

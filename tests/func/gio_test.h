@@ -3,6 +3,7 @@
 #pragma once
 #include <gtest/gtest.h>
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <cfloat>
 #include <cstdint>
@@ -49,6 +50,20 @@ struct sym : device_array<T> {
   ~sym() { shmem_free(this->p); }
   sym(const sym&) = delete;
   sym& operator=(const sym&) = delete;
+};
+
+// The same in the GPU heap (shmemg_calloc, the GPU draft's): the binary initializes with
+// SHMEM_DEVICE_KERNEL_INIT (giotest_thread_level), and its kernels' symmetric operands live here
+// whatever GIO_DEFAULT_HEAP says.
+template <typename T>
+struct gsym : device_array<T> {
+  explicit gsym(size_t count) {
+    this->n = count;
+    this->p = (T*)shmemg_calloc(count, sizeof(T));
+  }
+  ~gsym() { shmemg_free(this->p); }
+  gsym(const gsym&) = delete;
+  gsym& operator=(const gsym&) = delete;
 };
 
 // Ordinary (non-symmetric) device memory, zeroed.

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <mpp/shmem.h> /* the deprecated header directory, still required */
 #include <shmem.h>
+#include <shmemg.h>
 #include <shmemx.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -212,14 +213,18 @@ static void teams_and_collectives(void) {
   shmem_getmem(&zr, zdst, sizeof zr, me);
   CHECK(creal(zr) == npes * (npes - 1) / 2.0 && cimag(zr) == npes);
   /* The stream form from C, on the default stream (0); shmem_barrier_all completes this PE's
-     device work, so the result is in place after it. */
-  const double complex zzero = 0;
-  shmem_putmem(zdst, &zzero, sizeof zzero, me);
+     device work, so the result is in place after it. It runs in kernels: its buffers come from
+     the GPU heap. */
+  double complex* gzsrc = shmemg_malloc(sizeof(double complex));
+  double complex* gzdst = shmemg_calloc(1, sizeof(double complex));
+  shmem_putmem(gzsrc, &z, sizeof z, me);
   shmem_barrier_all();
-  CHECK(shmemx_complexd_sum_reduce_on_stream(SHMEM_TEAM_WORLD, zdst, zsrc, 1, (gio_stream_t)0) == 0);
+  CHECK(shmemx_complexd_sum_reduce_on_stream(SHMEM_TEAM_WORLD, gzdst, gzsrc, 1, (gio_stream_t)0) == 0);
   shmem_barrier_all();
-  shmem_getmem(&zr, zdst, sizeof zr, me);
+  shmem_getmem(&zr, gzdst, sizeof zr, me);
   CHECK(creal(zr) == npes * (npes - 1) / 2.0 && cimag(zr) == npes);
+  shmemg_free(gzdst);
+  shmemg_free(gzsrc);
   CHECK(shmem_max_reduce(SHMEM_TEAM_WORLD, ldst, lsrc, 1) == 0);
   CHECK(shmem_long_g(ldst, me) == npes - 1);
   shmem_sync(0, 0, npes, psync);                                      /* 1.4 active set */
@@ -484,7 +489,8 @@ static void openshmem16(void) {
 
 int main(void) {
   int provided = -1;
-  CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0);
+  /* GPU support: the stream collective runs in kernels, on GPU-heap buffers. */
+  CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE | SHMEM_DEVICE_HOST_INIT | SHMEM_DEVICE_KERNEL_INIT, &provided) == 0);
   me = shmem_my_pe();
   npes = shmem_n_pes();
   CHECK(npes <= 8);

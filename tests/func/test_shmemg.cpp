@@ -12,6 +12,11 @@
 
 using namespace giotest;
 
+// GPU-centric routines need the draft's GPU initialization; their operands live in the GPU heap.
+extern "C" {
+int giotest_thread_level = SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT;
+}
+
 namespace {
 enum scope_kind { THREAD = 0, HTG = 1, TG = 2 };
 const unsigned kThreads = 64;
@@ -145,7 +150,7 @@ std::string scope_name(const ::testing::TestParamInfo<int>& i) {
 class ShmemgScoped : public ::testing::TestWithParam<int> {};
 
 TEST_P(ShmemgScoped, RmaBlockingAndNbiArrive) {
-  sym<uint8_t> src(8 * kSlot), inbox(8 * kSlot), got(8 * kSlot);
+  gsym<uint8_t> src(8 * kSlot), inbox(8 * kSlot), got(8 * kSlot);
   std::vector<uint8_t> s(8 * kSlot, 0);
   for (int v = 0; v < 8; ++v)
     for (size_t k = 0; k < rma_len(v); ++k) s[v * kSlot + k] = pattern(me(), k, v);
@@ -170,8 +175,8 @@ TEST_P(ShmemgScoped, RmaBlockingAndNbiArrive) {
 }
 
 TEST_P(ShmemgScoped, PutSignalDataCompleteWhenSignalSeen) {
-  sym<uint8_t> src(4 * kSlot), inbox(4 * kSlot);
-  sym<uint64_t> sig(4);
+  gsym<uint8_t> src(4 * kSlot), inbox(4 * kSlot);
+  gsym<uint64_t> sig(4);
   dbuf<unsigned> bad(2);
   std::vector<uint8_t> s(4 * kSlot, 0);
   for (int v = 0; v < 4; ++v)
@@ -191,9 +196,9 @@ TEST_P(ShmemgScoped, PutSignalDataCompleteWhenSignalSeen) {
 }
 
 TEST_P(ShmemgScoped, SyncWaitTestFence) {
-  sym<int> iflag(1);
-  sym<uint64_t> uflag(1);
-  sym<uint8_t> data(3000), src(3000);
+  gsym<int> iflag(1);
+  gsym<uint64_t> uflag(1);
+  gsym<uint8_t> data(3000), src(3000);
   dbuf<int> out(6);
   std::vector<uint8_t> s(3000);
   for (size_t k = 0; k < s.size(); ++k) s[k] = pattern(me(), k, 77);
@@ -289,7 +294,7 @@ enum { EXT = 1, STD = 2, BIT = 4 };
 
 template <typename T>
 void run_amo(void (*kernel)(T*, T*, int), int forms) {
-  sym<T> w(kWords);
+  gsym<T> w(kWords);
   dbuf<T> got(kGot);
   std::vector<T> init(kWords);
   for (int i = 0; i < kWords; ++i) init[i] = (T)(10 + i);

@@ -1,8 +1,10 @@
 // A standard HIP + OpenSHMEM program, built against an installed GIO the ways a user would
-// (tests/install/check.sh): it includes <hip/hip_runtime.h> and <shmem.h> and nothing of GIO's
-// own, so it builds unchanged with ROCm's header on hip and GIO's on cuda and host.
+// (tests/install/check.sh): it includes <hip/hip_runtime.h>, <shmem.h> and <shmemg.h> (the GPU
+// Auxiliary Specification draft's GPU heap) and nothing of GIO's own, so it builds unchanged with
+// ROCm's header on hip and GIO's on cuda and host.
 #include <hip/hip_runtime.h>
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <cstdio>
 
@@ -30,10 +32,10 @@ __global__ void ring(int* buf, uint64_t* flag) {
 }
 
 int main() {
-  shmem_init();
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   const int me = shmem_my_pe(), n = shmem_n_pes(), prev = (me + n - 1) % n;
-  int* buf = (int*)shmem_malloc(kN * sizeof(int));
-  uint64_t* flag = (uint64_t*)shmem_calloc(1, sizeof(uint64_t));
+  int* buf = (int*)shmemg_malloc(kN * sizeof(int));
+  uint64_t* flag = (uint64_t*)shmemg_calloc(1, sizeof(uint64_t));
   hipLaunchKernelGGL(ring, dim3(1), dim3(kN), 0, 0, buf, flag);
   CHECK(hipGetLastError());
   CHECK(hipDeviceSynchronize());
@@ -43,8 +45,8 @@ int main() {
   for (int i = 0; i < kN; ++i) bad += got[i] != prev * 1000 + i;
   shmem_barrier_all();
   printf("hello_hip: PE %d of %d: %s\n", me, n, bad ? "WRONG" : "ok");
-  shmem_free(flag);
-  shmem_free(buf);
+  shmemg_free(flag);
+  shmemg_free(buf);
   shmem_finalize();
   return bad ? 1 : 0;
 }

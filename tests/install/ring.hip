@@ -3,6 +3,7 @@
 // compiler does not know the suffix. Each thread adds 1 to a counter on the next PE.
 #include <hip/hip_runtime.h>
 #include <shmem.h>
+#include <shmemg.h>
 
 #include <cstdio>
 
@@ -14,9 +15,9 @@ __global__ void add_to_next(int* counter) {
 }
 
 int main() {
-  shmem_init();
+  shmem_init_thread(SHMEM_THREAD_SINGLE | SHMEM_DEVICE_KERNEL_INIT, nullptr);
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  int* counter = (int*)shmem_calloc(1, sizeof(int));
+  int* counter = (int*)shmemg_calloc(1, sizeof(int));
   hipLaunchKernelGGL(add_to_next, dim3(1), dim3(kThreads), 0, 0, counter);
   hipError_t e = hipDeviceSynchronize();
   shmem_barrier_all();  // completes every PE's kernel operations
@@ -25,7 +26,7 @@ int main() {
   const bool ok = e == hipSuccess && got == kThreads;
   printf("hello_ring: PE %d of %d: %s\n", me, n, ok ? "ok" : "WRONG");
   if (!ok) fprintf(stderr, "hello_ring: PE %d: counter %d, want %d (%s)\n", me, got, kThreads, hipGetErrorString(e));
-  shmem_free(counter);
+  shmemg_free(counter);
   shmem_finalize();
   return ok ? 0 : 1;
 }

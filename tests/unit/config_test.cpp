@@ -24,6 +24,23 @@ TEST(Config, ParsesSizesWithSuffixes) {
   EXPECT_EQ(v, 1ull << 30);
 }
 
+// OpenSHMEM's SHMEM_SYMMETRIC_SIZE and the GPU draft's SHMEM_DEVICE_SYMMETRIC_SIZE take a decimal
+// prefix; the size is at least the product's ceiling.
+TEST(Config, ParsesDecimalSizes) {
+  uint64_t v = 0;
+  EXPECT_TRUE(config_parse_size("1.5G", &v));
+  EXPECT_EQ(v, 3ull << 29);
+  EXPECT_TRUE(config_parse_size("0.5k", &v));
+  EXPECT_EQ(v, 512u);
+  EXPECT_TRUE(config_parse_size("2.0001", &v));  // 2.0001 bytes: at least that many
+  EXPECT_EQ(v, 3u);
+  EXPECT_TRUE(config_parse_size("20.25m", &v));
+  EXPECT_EQ(v, 20ull * (1 << 20) + (1 << 18));
+  EXPECT_FALSE(config_parse_size("1.G", &v));
+  EXPECT_FALSE(config_parse_size("1.5.5M", &v));
+  EXPECT_FALSE(config_parse_size("16777216.5T", &v));
+}
+
 TEST(Config, RejectsGarbageAndOverflow) {
   uint64_t v = 7;
   EXPECT_FALSE(config_parse_size("", &v));

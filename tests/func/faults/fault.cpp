@@ -41,6 +41,7 @@ void fault_lock_dev_not_held();
 void fault_lock_dev_timeout();
 bool fault_strided(const std::string& name);  // fault_strided.cpp
 bool fault_openshmem16(const std::string& name);  // fault_openshmem16.cpp
+bool fault_heaps(const std::string& name);        // fault_heaps.cpp
 
 namespace {
 
@@ -387,6 +388,7 @@ int main(int argc, char** argv) {
     }
   if (fault_strided(f)) known = true;
   if (!known && fault_openshmem16(f)) known = true;
+  if (!known && fault_heaps(f)) known = true;
   if (!known) {
     fprintf(stderr, "fault: unknown fault name '%s'\n", f.c_str());
     return 64;

@@ -7,7 +7,12 @@
 #    the hip platform is skipped, exit 0;
 #  - Debian 12 (all there, cmake already installed): everything but cmake installed, hipcc too;
 #  - a required package missing from the sources: an ERROR naming it, the rest installed, exit 1;
-#  - everything installed: no apt-get at all.
+#  - everything installed: no apt-get at all;
+#  - a GPU image without network (apt-get update fails, no lists) whose cmake, ninja and mpirun
+#    come from outside dpkg: those are not asked for, and each missing library gets an ERROR that
+#    says the archive was not reached, not that the distribution lacks it.
+# PATH holds the fakes and only the tools deps.sh uses, so the machine's own cmake or mpirun does
+# not count as installed.
 # In every case the Python check runs isolated (no nvidia package), must print no traceback, and
 # asks pip for the Python packages.
 set -uo pipefail
@@ -33,7 +38,7 @@ F
 cat > "$bin/apt-get" <<F
 #!/bin/sh
 echo "apt-get \$*" >> "$tmp/log"
-[ "\$1" = update ] && exit 0
+[ "\$1" = update ] && { [ -e "$tmp/offline" ] && exit 100; exit 0; }
 for p in "\$@"; do
   case "\$p" in -*|install) continue ;; esac
   grep -qx "\$p" "$tmp/available" || { echo "E: Unable to locate package \$p"; exit 100; }
@@ -44,8 +49,16 @@ cat > "$bin/python3" <<F
 [ "\$1" = - ] && exec "$py" -I -S -
 echo "python3 \$*" >> "$tmp/log"
 F
+cat > "$bin/pip-fails" <<F
+#!/bin/sh
+[ "\$1" = - ] && exec "$py" -I -S -
+echo "python3 \$*" >> "$tmp/log"
+[ "\$2" = pip ] && exit 1
+exit 0
+F
 printf '#!/bin/sh\necho 0\n' > "$bin/id"
 chmod +x "$bin"/*
+for t in bash sed grep cat tr; do ln -s "$(command -v "$t")" "$bin/$t"; done
 
 all="cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev libboost-context-dev libgtest-dev libibverbs-dev
 rdma-core libfabric-dev python3 python3-pip clang-14 libclang-rt-14-dev libpmix-dev hipcc librocsparse-dev"
@@ -55,7 +68,7 @@ run() {  # run NAME INSTALLED AVAILABLE: runs deps.sh; sets out, rc, log
   tr ' ' '\n' <<<"$2" | grep . > "$tmp/installed"
   tr ' \n' '\n\n' <<<"$3" | grep . > "$tmp/available"
   : > "$tmp/log"
-  out=$(PATH="$bin:$PATH" bash "$deps" 2>&1); rc=$?
+  out=$(PATH="$bin" bash "$deps" 2>&1); rc=$?
   log=$(cat "$tmp/log")
   if grep -q Traceback <<<"$out"; then echo "deps_decisions: $name: FAIL: a Python traceback"; fail=1; fi
   grep -q "^python3 -m pip install .*matplotlib" <<<"$log" || { echo "deps_decisions: $name: FAIL: pip not asked for matplotlib"; fail=1; }
@@ -89,5 +102,18 @@ run all-installed "$all" "$all"
 expect "exit status $rc, want 0" status 0
 expect "apt-get called" bash -c '! grep -q "^apt-get" <<<"$1"' _ "$log"
 
+# The GPU image: nothing from dpkg, no network, cmake/ninja/mpirun/g++/python3 on PATH, pip failing.
+touch "$tmp/offline"
+for t in cmake ninja mpirun g++ pkg-config; do printf '#!/bin/sh\nexit 0\n' > "$bin/$t"; chmod +x "$bin/$t"; done
+mv "$bin/python3" "$bin/python3-ok"; cp "$bin/pip-fails" "$bin/python3"
+run gpu-image-offline "" ""
+expect "exit status $rc, want 1" status 1
+expect "cmake asked for" bash -c '! grep -Eq "ERROR: (cmake|ninja-build|openmpi-bin|g\+\+) " <<<"$1"' _ "$out"
+expect "no ERROR saying the archive was not reached for libboost-context-dev" \
+  grep -q "ERROR: libboost-context-dev is needed, and apt has no candidate for it: apt-get update could not reach" <<<"$out"
+expect "blames the distribution" bash -c '! grep -q "is not in this distribution" <<<"$1"' _ "$out"
+expect "no ERROR naming what pip could not install" grep -q "ERROR: pip could not install matplotlib" <<<"$out"
+rm -f "$tmp/offline"; mv "$bin/python3-ok" "$bin/python3"
+
 [[ $fail -eq 0 ]] || exit 1
-echo "deps_decisions: passed (Ubuntu 24.04, Debian 12, a required package absent, nothing to install)"
+echo "deps_decisions: passed (Ubuntu 24.04, Debian 12, a required package absent, nothing to install, a GPU image offline)"

@@ -60,7 +60,7 @@ else
   spts_reps=5
 fi
 # Two PEs on one GPU take turns on it: a ping-pong's half round trip is then the GPU's time slice
-# between the two processes (2.2 ms on an H200, against microseconds between two GPUs), so there
+# between the two processes (milliseconds, against microseconds between two GPUs), so there
 # the latency runs the quick sizes and counts, and says what its number is.
 lat=("${bench[@]}")
 if [[ $platform != host && $ngpu -lt 2 ]]; then

@@ -77,10 +77,6 @@ GIO_DEVICE_INLINE void fence_release_system() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "" = system scope
 }
 
-// An address of global memory computed as an integer, as a pointer (cuda: one the compiler knows
-// is global).
-GIO_DEVICE_INLINE uint8_t* global_ptr(uintptr_t a) { return (uint8_t*)a; }
-
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DEVICE_INLINE void relax() {
 }

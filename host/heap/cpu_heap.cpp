@@ -96,9 +96,7 @@ void cpu_heap_connect(runtime& r) {
     }
     // GIO_NODE_PER_PE plays every peer on a node of its own: the network (the proxy) reaches it.
     if (r.cfg.GIO_NODE_PER_PE || boot::node_of(pe) != boot::node_of(r.my_pe)) continue;
-    const int fd = open(all[pe].path, O_RDWR);
-    void* p = fd < 0 ? MAP_FAILED : mmap(nullptr, h.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (fd >= 0) close(fd);
+    void* p = shm_file_map(all[pe].path, h.size);
     if (p == MAP_FAILED)
       fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot map PE %d's default heap (%s): %s", pe, all[pe].path,
             strerror(errno));

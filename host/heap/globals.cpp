@@ -166,9 +166,7 @@ void segment_connect(runtime& r) {
       continue;
     }
     if (boot::node_of(pe) != boot::node_of(r.my_pe)) continue;  // the proxy or gda reaches it
-    const int fd = open(all[pe].path, O_RDWR);
-    void* p = fd < 0 ? MAP_FAILED : mmap(nullptr, s.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (fd >= 0) close(fd);
+    void* p = shm_file_map(all[pe].path, s.size);
     if (p == MAP_FAILED)
       fatal(GIO_ERR_PLATFORM, "shmem_init", "cannot map PE %d's data segment (%s): %s", pe, all[pe].path,
             strerror(errno));

@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -74,6 +76,16 @@ void remove_handler_if_idle() {
 }
 
 }  // namespace
+
+void* shm_file_map(const char* path, size_t bytes) {
+  const int fd = open(path, O_RDWR);
+  if (fd < 0) return MAP_FAILED;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int e = errno;
+  close(fd);
+  errno = e;
+  return p;
+}
 
 std::string shm_file_path(const std::string& dir, const char* role, const std::string& unique) {
   char hex[17];

@@ -18,6 +18,9 @@ namespace gio {
 std::string shm_file_path(const std::string& dir, const char* role, const std::string& unique = "");
 // Notes a file (just created) as this process's: removed on abort or SIGTERM until shm_file_remove.
 void shm_file_hold(const char* path);
+// Maps a peer's file of `bytes` shared, read-write; MAP_FAILED (errno set) if it cannot be opened or
+// mapped.
+void* shm_file_map(const char* path, size_t bytes);
 // Removes the file and forgets it (every peer holds its mapping).
 void shm_file_remove(const char* path);
 // Removes the files in `dir` of processes of this PID namespace that no longer exist; says how many.

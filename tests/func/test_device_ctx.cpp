@@ -42,6 +42,17 @@ __global__ void put_next_kernel(shmem_ctx_t ctx, int* dst, int next) {
 }
 }  // namespace
 
+// A kernel's put on `ctx` to the next PE lands there (and the previous PE's here).
+static void expect_put_to_next(shmem_ctx_t ctx) {
+  sym<int> dst(1);
+  dst.write({-1});
+  shmem_barrier_all();
+  hipLaunchKernelGGL(put_next_kernel, dim3(1), dim3(kThreads), 0, 0, ctx, dst.get(), next_pe());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  EXPECT_EQ(dst.read()[0], prev_pe() + 100);
+}
+
 TEST(DeviceTeams, PredefinedTeamsOfTheirOwn) {
   EXPECT_NE(SHMEM_DEVICE_TEAM_WORLD, SHMEM_TEAM_WORLD);
   EXPECT_NE(SHMEM_DEVICE_TEAM_SHARED, SHMEM_TEAM_SHARED);
@@ -91,13 +102,7 @@ TEST(DeviceCtx, HostMadeContextCarriesKernelPuts) {
   ASSERT_EQ(shmem_ctx_create(SHMEM_DEVICE_CTX, &ctx), 0);
   ASSERT_NE(ctx, SHMEM_CTX_INVALID);
   ASSERT_NE(ctx, SHMEM_CTX_DEFAULT);
-  sym<int> dst(1);
-  dst.write({-1});
-  shmem_barrier_all();
-  hipLaunchKernelGGL(put_next_kernel, dim3(1), dim3(kThreads), 0, 0, ctx, dst.get(), next_pe());
-  ASSERT_TRUE(synced());
-  shmem_barrier_all();
-  EXPECT_EQ(dst.read()[0], prev_pe() + 100);
+  expect_put_to_next(ctx);
   shmem_ctx_destroy(ctx);
   shmem_barrier_all();
 }
@@ -170,13 +175,7 @@ TEST(DeviceCtx, AtMostMaxContextsLiveThenReused) {
   // Every slot is free again, and a reused one carries puts.
   shmem_ctx_t again = SHMEM_CTX_INVALID;
   ASSERT_EQ(shmem_ctx_create(SHMEM_DEVICE_CTX, &again), 0);
-  sym<int> dst(1);
-  dst.write({-1});
-  shmem_barrier_all();
-  hipLaunchKernelGGL(put_next_kernel, dim3(1), dim3(kThreads), 0, 0, again, dst.get(), next_pe());
-  ASSERT_TRUE(synced());
-  shmem_barrier_all();
-  EXPECT_EQ(dst.read()[0], prev_pe() + 100);
+  expect_put_to_next(again);
   shmem_ctx_destroy(again);
   shmem_barrier_all();
 }

@@ -27,13 +27,24 @@ using namespace giotest;
 #endif
 
 namespace {
-const unsigned kWGs = 8, kThreads = 64, kPerPE = kWGs * kThreads;
+// The load. With a GPU per PE (and on the host platform) 8 work-groups of 64 threads per PE and 4
+// rounds. Where PEs share a GPU (pes_share_gpu: every softnic or proxy atomic then waits for a time
+// slice) one work-group of 32 threads (16 from 3 PEs on) and one round: the same races between
+// work-groups of different PEs and between threads of one, about a fiftieth of the operations.
+struct amo_load {
+  unsigned wgs, threads, rounds, bit_rounds;
+  unsigned per_pe() const { return wgs * threads; }
+};
+const amo_load& load() {
+  static const amo_load l = pes_share_gpu() ? amo_load{1, npes() <= 2 ? 32u : 16u, 1, 1} : amo_load{8, 64, 4, 4};
+  return l;
+}
 // fetch_inc per thread: bursts long enough for work-groups on different cores to overlap, with a
 // barrier between rounds so the threads of one work-group interleave too.
 // The kernels take these as arguments: with constant trip counts the compilers unroll the loops,
 // copying the fully inlined atomic path dozens of times (hipcc then took most of an hour).
-const unsigned kRounds = 4, kBurst = 8, kTickets = kRounds * kBurst;
-const unsigned kBitRounds = 4;  // flip cycles per thread in the bitwise test
+const unsigned kBurst = 8;
+unsigned tickets() { return load().rounds * kBurst; }
 
 // The work-group's context for the ctx forms; `failed` records that none could be created.
 __device__ inline shmem_ctx_t wg_ctx_begin(int* failed) {
@@ -57,12 +68,12 @@ __device__ inline unsigned global_id() {
 }
 
 // Retry loops (a compare_swap counter; swap, which gda builds from compare_swap) cost O(n^2)
-// operations for n contenders, so only threads 0-3, 16-19, 32-35, 48-51 of each work-group take
-// part: every ctx choice of pick_via, 16 contenders per work-group. Returns the thread's rank
-// among them (0, 1, ...), or -1.
-__device__ __host__ inline int contender_rank(unsigned id) {
-  const unsigned t = id % kThreads;
-  return (t / 4) % 4 ? -1 : (int)((id / kThreads) * 16 + (t / 16) * 4 + t % 4);
+// operations for n contenders, so only threads 0-3, 16-19, 32-35, 48-51 of each work-group of
+// `threads` take part: every ctx choice of pick_via, a quarter of the threads. Returns the thread's
+// rank among them (0, 1, ...), or -1.
+__device__ __host__ inline int contender_rank(unsigned id, unsigned threads) {
+  const unsigned t = id % threads;
+  return (t / 4) % 4 ? -1 : (int)((id / threads) * (threads / 4) + (t / 16) * 4 + t % 4);
 }
 
 // Every PE's slices [base + p * per_pe, + per_pe) of a symmetric array, fetched with host getmem.
@@ -87,7 +98,7 @@ __global__ void ext_kernel(typename O::T* word, typename O::T* slots, typename O
   const via v = pick_via(wg);
   const unsigned id = global_id(), N = shmem_n_pes() * gridDim.x * blockDim.x;
   const int next = (shmem_my_pe() + 1) % shmem_n_pes();
-  const int rank = contender_rank(id);
+  const int rank = contender_rank(id, blockDim.x);
   if (rank >= 0) got[rank] = O::swap(v, word, (T)(rank + 1), 0);
   O::set(v, slots + id, (T)(id * 3 + 1), next);
   got[N + id] = O::fetch(v, slots + id, next);
@@ -97,27 +108,28 @@ __global__ void ext_kernel(typename O::T* word, typename O::T* slots, typename O
 template <typename O>
 void run_ext() {
   typedef typename O::T T;
-  const size_t N = kPerPE * npes();
+  const unsigned per_pe = load().per_pe();
+  const size_t N = per_pe * npes();
   sym<T> word(1), slots(N), got(2 * N);
   dbuf<int> ctx_failed(1);
   shmem_barrier_all();
-  hipLaunchKernelGGL(ext_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, word.get(), slots.get(), got.get(),
+  hipLaunchKernelGGL(ext_kernel<O>, dim3(load().wgs), dim3(load().threads), 0, 0, word.get(), slots.get(), got.get(),
                      ctx_failed.get());
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
   // Each swap returned the value some other swap left: together with the final value they are
   // the initial 0 and every contender's value, each exactly once.
-  std::vector<T> chain = gather(got, 0, kPerPE / 4);
+  std::vector<T> chain = gather(got, 0, per_pe / 4);
   chain.push_back(O::fetch(via{false, SHMEM_CTX_DEFAULT}, word.get(), 0));
   EXPECT_TRUE(is_permutation_of_range(chain, 0)) << O::name() << " swap chain";
   // The previous PE's threads set our slots; each read back exactly what it set.
   std::vector<T> mine = slots.read(), fetched = got.read();
-  const unsigned from = prev_pe() * kPerPE, my = me() * kPerPE;
+  const unsigned from = prev_pe() * per_pe, my = me() * per_pe;
   for (unsigned id = 0; id < N; ++id) {
-    const bool prev_owns = id >= from && id < from + kPerPE;
+    const bool prev_owns = id >= from && id < from + per_pe;
     EXPECT_EQ(mine[id], prev_owns ? (T)(id * 3 + 1) : (T)0) << O::name() << " slot " << id;
-    if (id >= my && id < my + kPerPE) EXPECT_EQ(fetched[N + id], (T)(id * 3 + 1)) << O::name() << " fetch " << id;
+    if (id >= my && id < my + per_pe) EXPECT_EQ(fetched[N + id], (T)(id * 3 + 1)) << O::name() << " fetch " << id;
     if (::testing::Test::HasFailure()) break;
   }
   shmem_barrier_all();
@@ -149,7 +161,7 @@ __global__ void std_kernel(typename O::T* ctr, typename O::T* got, int* ctx_fail
   O::add(v, ctr + 2, (T)3, 0);
   got[2 * N + id] = O::cswap(v, ctr + 3, (T)0, (T)(id + 1), 0);
   // compare_swap as a counter: retry with the value seen until this thread's increment lands.
-  const int rank = contender_rank(id);
+  const int rank = contender_rank(id, blockDim.x);
   if (rank >= 0) {
     T expect = 0;
     for (T old; (old = O::cswap(v, ctr + 4, expect, (T)(expect + 1), 0)) != expect;) expect = old;
@@ -161,12 +173,13 @@ __global__ void std_kernel(typename O::T* ctr, typename O::T* got, int* ctx_fail
 template <typename O>
 void run_std() {
   typedef typename O::T T;
-  const size_t N = kPerPE * npes();
-  sym<T> ctr(5), got((4 + kTickets) * N);
+  const unsigned per_pe = load().per_pe();
+  const size_t N = per_pe * npes();
+  sym<T> ctr(5), got((4 + tickets()) * N);
   dbuf<int> ctx_failed(1);
   shmem_barrier_all();
-  hipLaunchKernelGGL(std_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, ctr.get(), got.get(), ctx_failed.get(), kRounds,
-                     kBurst);
+  hipLaunchKernelGGL(std_kernel<O>, dim3(load().wgs), dim3(load().threads), 0, 0, ctr.get(), got.get(), ctx_failed.get(),
+                     load().rounds, kBurst);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
@@ -174,27 +187,27 @@ void run_std() {
   std::vector<T> c(5);
   for (int k = 0; k < 5; ++k) c[k] = O::fetch(plain, ctr.get() + k, 0);
   c[1] = ctr.read()[1];
-  EXPECT_EQ(c[0], (T)(kTickets * N)) << O::name() << " fetch_inc total";
-  std::vector<T> tickets;
-  for (unsigned j = 0; j < kTickets; ++j) {
-    std::vector<T> g = gather(got, (4 + j) * N, kPerPE);
-    tickets.insert(tickets.end(), g.begin(), g.end());
+  EXPECT_EQ(c[0], (T)(tickets() * N)) << O::name() << " fetch_inc total";
+  std::vector<T> all_tickets;
+  for (unsigned j = 0; j < tickets(); ++j) {
+    std::vector<T> g = gather(got, (4 + j) * N, per_pe);
+    all_tickets.insert(all_tickets.end(), g.begin(), g.end());
   }
-  EXPECT_TRUE(is_permutation_of_range(tickets, 0)) << O::name() << " fetch_inc tickets";
+  EXPECT_TRUE(is_permutation_of_range(all_tickets, 0)) << O::name() << " fetch_inc tickets";
   EXPECT_EQ(c[2], (T)(4 * N)) << O::name() << " inc + add(3)";
   EXPECT_EQ(c[4], (T)(N / 4)) << O::name() << " compare_swap counter";
-  EXPECT_TRUE(is_permutation_of_range(gather(got, 3 * N, kPerPE / 4), 1)) << O::name() << " compare_swap counter";
+  EXPECT_TRUE(is_permutation_of_range(gather(got, 3 * N, per_pe / 4), 1)) << O::name() << " compare_swap counter";
 
   // fetch_add on our ctr[1] by the previous PE's threads: sorted by what they fetched, each add
   // starts exactly where the one before ended, and the last ends at the final value.
-  std::vector<T> fa = gather(got, N, kPerPE);
+  std::vector<T> fa = gather(got, N, per_pe);
   std::vector<std::pair<long long, long long>> steps;
-  for (unsigned id = prev_pe() * kPerPE; id < (prev_pe() + 1) * kPerPE; ++id)
+  for (unsigned id = prev_pe() * per_pe; id < (prev_pe() + 1) * per_pe; ++id)
     steps.push_back({(long long)fa[id], (long long)(id % 5 + 1)});
   EXPECT_TRUE(fetch_adds_chain(steps, (long long)c[1])) << O::name();
 
   // compare_swap(0 -> id + 1) from every thread: exactly one saw 0, all others saw its value.
-  std::vector<T> cs = gather(got, 2 * N, kPerPE);
+  std::vector<T> cs = gather(got, 2 * N, per_pe);
   const size_t winners = std::count(cs.begin(), cs.end(), (T)0);
   EXPECT_EQ(winners, 1u) << O::name() << " compare_swap winners";
   EXPECT_NE(c[3], (T)0);
@@ -253,19 +266,20 @@ __global__ void bit_kernel(typename O::T* words, int* code, int* ctx_failed, uns
 template <typename O>
 void run_bit() {
   typedef typename O::T T;
-  const unsigned bits = 8 * sizeof(T), N = kPerPE * npes(), nwords = N / 8;
+  const unsigned per_pe = load().per_pe();
+  const unsigned bits = 8 * sizeof(T), N = per_pe * npes(), nwords = N / 8;
   sym<T> words(nwords);
-  dbuf<int> code(kPerPE), ctx_failed(1);
+  dbuf<int> code(per_pe), ctx_failed(1);
   shmem_barrier_all();
-  hipLaunchKernelGGL(bit_kernel<O>, dim3(kWGs), dim3(kThreads), 0, 0, words.get(), code.get(), ctx_failed.get(),
-                     kBitRounds);
+  hipLaunchKernelGGL(bit_kernel<O>, dim3(load().wgs), dim3(load().threads), 0, 0, words.get(), code.get(), ctx_failed.get(),
+                     load().bit_rounds);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(ctx_failed.read()[0], 0) << "shmemx_wg_ctx_create failed";
   std::vector<int> c = code.read();
-  for (unsigned t = 0; t < kPerPE; ++t)
+  for (unsigned t = 0; t < per_pe; ++t)
     if (c[t] != 0) {
-      ADD_FAILURE() << O::name() << " thread " << me() * kPerPE + t << ": own bit seen wrong, code " << c[t];
+      ADD_FAILURE() << O::name() << " thread " << me() * per_pe + t << ": own bit seen wrong, code " << c[t];
       break;
     }
   std::vector<unsigned long long> want(nwords, 0);

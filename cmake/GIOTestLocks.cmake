@@ -2,11 +2,12 @@
 # holds the RESOURCE_LOCK of one lane (round robin), so `ctest -j` runs at most that many of them at
 # once (single-process tests still run beside them). Processes on one GPU share it in time slices,
 # and a PE's kernel spinning in a wait holds its slice while another process's work waits for one.
-# Most tests mostly start PEs and check results, and four of them at a time ran on one H200 as they
-# do alone. The AMO tests do not: every softnic or proxy atomic on GPU memory is a kernel of its
-# own process, which needs that process's slice, so beside other tests each atomic waits longer;
-# they hold every lane's lock and run alone. The host platform runs PEs as threads of plain
-# processes, so CI's runs keep their parallelism.
+# Most tests mostly start PEs and check results: four of them at a time passed on one H200, each
+# slower than alone (func.test_coll_device.p2p.np1: 56 s, against 10 s with a GPU to itself). The
+# AMO tests did not: every softnic or proxy atomic on GPU memory is a kernel of its own process,
+# which needs that process's slice, so beside other tests each atomic waits longer; they hold every
+# lane's lock and run alone. The host platform runs PEs as threads of plain processes, so CI's
+# runs keep their parallelism.
 #
 # gio_serialize_gpu_tests(): call once in a directory that adds multi-PE tests; it runs when the
 # directory's listfiles end (cmake_language DEFER), so it sees every test they add.

@@ -163,6 +163,28 @@ GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_DEF_REDUCE)
 #undef GIO_DEF_REDUCE_0
 #undef GIO_DEF_REDUCE_1
 
+// C++ written with C's complex types (<complex.h>'s `double _Complex`, as Sandia OpenSHMEM declares
+// these routines in C++ too) reaches the same routines: a _Complex number and a std::complex have
+// one layout, the real part then the imaginary. Host code; g++, clang++ and nvcc know _Complex in
+// C++ as an extension.
+#if defined(__GNUC__)
+#define GIO_DEF_C_COMPLEX(NAME, C, OP)                                                                       \
+  inline int shmem_##NAME##_##OP##_reduce(shmem_team_t team, C _Complex* dest, const C _Complex* source,     \
+                                          size_t nreduce) {                                                  \
+    return shmem_##NAME##_##OP##_reduce(team, (std::complex<C>*)dest, (const std::complex<C>*)source, nreduce); \
+  }                                                                                                          \
+  inline void shmem_##NAME##_##OP##_to_all(C _Complex* dest, const C _Complex* source, int nreduce, int PE_start, \
+                                           int logPE_stride, int PE_size, C _Complex* pWrk, long* pSync) {   \
+    shmem_##NAME##_##OP##_to_all((std::complex<C>*)dest, (const std::complex<C>*)source, nreduce, PE_start,  \
+                                 logPE_stride, PE_size, (std::complex<C>*)pWrk, pSync);                      \
+  }
+GIO_DEF_C_COMPLEX(complexd, double, sum)
+GIO_DEF_C_COMPLEX(complexd, double, prod)
+GIO_DEF_C_COMPLEX(complexf, float, sum)
+GIO_DEF_C_COMPLEX(complexf, float, prod)
+#undef GIO_DEF_C_COMPLEX
+#endif
+
 // OpenSHMEM 1.6 team scans: shmem_TYPE_sum_inscan and shmem_TYPE_sum_exscan (device/coll/scan_dev.h).
 #define GIO_DEF_SCAN_FORM_0(OP, NAME, T, KIND, INCL)                                                       \
   template <typename GIO_T_ = void>                                                                        \

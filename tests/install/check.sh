@@ -3,8 +3,9 @@
 # work wherever it lies), and builds hello_hip.cpp, a standard HIP + OpenSHMEM program, against it
 # three ways a user would: oshc++ (compile, then link the object alone), find_package(GIO) with
 # gio_kernel_sources, and pkg-config; ring.hip (a .hip file) through oshc++ and CMake; hello.c
-# through oshcc, also as build systems call it (OSHCC naming the wrapper itself), and the wrappers
-# must refuse GIO_CC/GIO_CXX naming a wrapper. On the host platform the installed gio-info runs,
+# through oshcc, also as build systems call it (OSHCC naming the wrapper itself); complex_c_types.cpp
+# (C++ with C's complex types) through oshc++; and the wrappers must refuse GIO_CC/GIO_CXX naming a
+# wrapper. On the host platform the installed gio-info runs,
 # and each program runs on 2 PEs under oshrun; on cuda and hip this is a compile check (tests/run.sh
 # runs it after those builds).
 # GIO_CHECK_PREFIX=DIR checks a copy of an install made by hand instead of installing BUILD_DIR.
@@ -71,6 +72,9 @@ progs=(hello_oshcxx cmake-build/hello_cmake hello_pc ring_oshcxx ring_direct cma
 OSHCC=$prefix/bin/oshcc OSHCXX=$prefix/bin/oshc++ timeout 120 "$prefix/bin/oshcc" -std=c11 -Wall -Wextra -pedantic -Werror \
   -O2 -o hello_c "$src/hello.c" -lm
 progs+=(hello_c)
+step "oshc++ on C++ written with C's complex types (<complex.h>, _Complex, creal)"
+"$prefix/bin/oshc++" -O2 -o hello_complex "$src/complex_c_types.cpp"
+progs+=(hello_complex)
 
 step "GIO_CC / GIO_CXX naming a wrapper: refused"
 refused() {  # refused REGEX COMMAND...: the command must fail within 20 s, saying REGEX
@@ -100,7 +104,7 @@ for p in "${progs[@]}"; do
   out=$(GIO_TIMEOUT_MS=60000 "$prefix/bin/oshrun" -n 2 "./$p" 2>&1) || { printf '%s\n' "$out"; exit 1; }
   printf '%s\n' "$out"
   for pe in 0 1; do
-    grep -Eq "^hello_(hip|c|ring): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
+    grep -Eq "^hello_(hip|c|ring|complex): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
   done
 done
 step "passed"

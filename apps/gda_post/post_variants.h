@@ -40,8 +40,11 @@ GIO_DEVICE_INLINE uint64_t fill_full(const char* rt, gio_gda_queue_v1* q, uint64
   const uint32_t lkey = a.lkey ? a.lkey : t.lkey;
   if (kind >= GIO_GDA_T_FA8) {
     const bool is4 = kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4;
-    if (is4) {  // masked 4-byte form: operand, compare, then their masks
-      w[2] = seg16{mlx5::be32((uint32_t)a.swap_add), mlx5::be32((uint32_t)a.compare), 0xffffffffu, 0xffffffffu};
+    if (is4) {  // masked 4-byte form: operand, compare or field boundary, compare-swap's masks
+      uint32_t m[4];
+      mlx5::masked4_words(m, kind == GIO_GDA_T_CS4, (uint32_t)a.swap_add, (uint32_t)a.compare, a.swap_mask,
+                          a.compare_mask);
+      w[2] = seg16{m[0], m[1], m[2], m[3]};
     } else {
       const uint64_t sa = mlx5::be64(a.swap_add), cmp = mlx5::be64(a.compare);
       w[2] = seg16{(uint32_t)sa, (uint32_t)(sa >> 32), (uint32_t)cmp, (uint32_t)(cmp >> 32)};

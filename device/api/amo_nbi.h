@@ -7,8 +7,9 @@
 // - gda: the NIC lands the old value in the queue slot's scratch word, which the ring reuses as it
 //   wraps, so a deferred copy to `fetch` would need a per-queue table of (slot, fetch) pairs that
 //   every quiet, host and device, drains, and a `fetch` on a thread's stack or in __shared__ that
-//   the host's quiet cannot reach. Only fetch, fetch_add and compare_swap are single WQEs at all:
-//   swap, and/or/xor are compare-swap loops that need each old value before the next try.
+//   the host's quiet cannot reach. On 8 bytes only fetch, fetch_add and compare_swap are single
+//   WQEs at all: swap, and/or/xor are compare-swap loops that need each old value before the next
+//   try (4-byte ones are one masked atomic each).
 // - proxy: the old value comes back in the proxy's reply; deferring it has the same costs.
 // So `fetch` is valid on return already, and a later quiet has nothing left to complete for it.
 #pragma once

@@ -160,10 +160,11 @@ GIO_DEVICE_NOINLINE void get(const char* rt, const gio_device_state_v1& st, gio_
   wait_done(rt, q, last);
 }
 
-// One NIC atomic (fetch-add or compare-swap, 4 or 8 B); returns the old value's bits.
+// One NIC atomic (fetch-add or compare-swap, 4 or 8 B; the 4-byte ones are masked, and a 4-byte
+// compare-swap carries `swap_mask` and `compare_mask`); returns the old value's bits.
 GIO_DEVICE_NOINLINE uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe, gio_gda_queue_v1* q, int kind, uint64_t raddr_,
-                            uint64_t v, uint64_t c, bool fetch) {
-  wqe_args a{raddr_, 0, 0, 0, v, c, false};
+                            uint64_t v, uint64_t c, bool fetch, uint32_t swap_mask = ~0u, uint32_t compare_mask = ~0u) {
+  wqe_args a{raddr_, 0, 0, 0, v, c, false, swap_mask, compare_mask};
   const uint64_t idx = post_ctx(rt, ctx, pe, q, kind, a, fetch);
   if (!fetch) return 0;
   wait_done(rt, q, idx);
@@ -178,31 +179,61 @@ GIO_DEVICE_NOINLINE uint64_t nic_atomic(const char* rt, gio_ctx_v1* ctx, int pe,
   die(GIO_ERR_TIMEOUT);
 }
 
-// mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, bounded by
-// GIO_TIMEOUT_MS: under a stream of other updates to the word it may never stick.
+// An 8-byte swap/set/and/or/xor: a compare-swap loop, bounded by GIO_TIMEOUT_MS (under a stream of
+// other updates to the word it may never stick). Each try is a NIC round trip, so n contenders
+// cost O(n^2) atomics.
 template <typename U>
-GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
-  gio_gda_queue_v1* q = queue(st, ctx, pe);
-  const uint64_t ra = raddr(st, q, dst);
-  const bool is8 = sizeof(U) == 8;
-  const int fa = is8 ? GIO_GDA_T_FA8 : GIO_GDA_T_FA4, cs = is8 ? GIO_GDA_T_CS8 : GIO_GDA_T_CS4;
-  const uint64_t mask = is8 ? ~0ull : 0xffffffffull;
-  switch (op) {
-    case GIO_AMO_FETCH: return (U)(nic_atomic(rt, ctx, pe, q, fa, ra, 0, 0, true) & mask);
-    case GIO_AMO_FETCH_ADD: return (U)(nic_atomic(rt, ctx, pe, q, fa, ra, (uint64_t)v, 0, true) & mask);
-    case GIO_AMO_CSWAP: return (U)(nic_atomic(rt, ctx, pe, q, cs, ra, (uint64_t)v, (uint64_t)c, true) & mask);
-    default: break;
-  }
-  U old = (U)(nic_atomic(rt, ctx, pe, q, fa, ra, 0, 0, true) & mask);
+GIO_DEVICE_NOINLINE U amo_cas_loop(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, gio_gda_queue_v1* q,
+                                   int op, U* dst, uint64_t ra, U v, int pe) {
+  U old = (U)nic_atomic(rt, ctx, pe, q, GIO_GDA_T_FA8, ra, 0, 0, true);
   const uint64_t limit = st.timeout_ns, t0 = plat::clock_ns();
   for (unsigned long long tries = 1;; ++tries) {
     U want = op == GIO_AMO_FETCH_AND ? (U)(old & v) : op == GIO_AMO_FETCH_OR ? (U)(old | v)
            : op == GIO_AMO_FETCH_XOR ? (U)(old ^ v) : v;  // SET, SWAP
-    const U seen = (U)(nic_atomic(rt, ctx, pe, q, cs, ra, (uint64_t)want, (uint64_t)old, true) & mask);
+    const U seen = (U)nic_atomic(rt, ctx, pe, q, GIO_GDA_T_CS8, ra, (uint64_t)want, (uint64_t)old, true);
     if (seen == old) return old;
     old = seen;
     if (limit && plat::clock_ns() - t0 > limit)  // a round trip per try: the clock read costs nothing
       fail_cas_loop(rt, pe, dst, (unsigned long long)seen, tries, (unsigned long long)((plat::clock_ns() - t0) / 1000000ull));
+  }
+}
+
+// mlx5 offers fetch-add and compare-swap, and on 4 bytes their masked ("extended") forms, with
+// which every 4-byte AMO is one NIC atomic (runtime/mlx5/wqe.h has the semantics):
+//   swap, set  masked compare-swap, compare mask 0 (always swaps), swap mask all ones
+//   and v      masked compare-swap, compare mask 0, swap mask ~v, swap 0: clears the bits v lacks
+//   or v       masked compare-swap, compare mask 0, swap mask v, swap all ones: sets v's bits
+//   xor v      masked fetch-add with every bit a field boundary: no carries, an XOR
+// The plain 4-byte fetch-add and compare-swap are masked too: field boundary 0, both masks all
+// ones. 8-byte swap/set/and/or/xor stay compare-swap loops (amo_cas_loop): an 8-byte masked
+// compare-swap needs a 32-byte atomic segment, a WQE of two WQEBBs, which GIO's one-WQEBB slots
+// and templates do not build (an 8-byte masked fetch-add, hence XOR, would fit one WQEBB, but has
+// no template kind of its own).
+template <typename U>
+GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
+  gio_gda_queue_v1* q = queue(st, ctx, pe);
+  const uint64_t ra = raddr(st, q, dst);
+  if constexpr (sizeof(U) == 8) {
+    switch (op) {
+      case GIO_AMO_FETCH: return (U)nic_atomic(rt, ctx, pe, q, GIO_GDA_T_FA8, ra, 0, 0, true);
+      case GIO_AMO_FETCH_ADD: return (U)nic_atomic(rt, ctx, pe, q, GIO_GDA_T_FA8, ra, (uint64_t)v, 0, true);
+      case GIO_AMO_CSWAP: return (U)nic_atomic(rt, ctx, pe, q, GIO_GDA_T_CS8, ra, (uint64_t)v, (uint64_t)c, true);
+      default: return amo_cas_loop<U>(rt, st, ctx, q, op, dst, ra, v, pe);
+    }
+  } else {
+    const uint32_t x = (uint32_t)v;
+    int kind = GIO_GDA_T_CS4;
+    uint32_t swap = x, compare = 0, swap_mask = ~0u, compare_mask = 0;  // SET, SWAP
+    switch (op) {
+      case GIO_AMO_FETCH: kind = GIO_GDA_T_FA4; swap = 0; break;
+      case GIO_AMO_FETCH_ADD: kind = GIO_GDA_T_FA4; break;                  // field boundary 0
+      case GIO_AMO_FETCH_XOR: kind = GIO_GDA_T_FA4; compare = ~0u; break;  // every bit a boundary
+      case GIO_AMO_CSWAP: compare = (uint32_t)c; compare_mask = ~0u; break;
+      case GIO_AMO_FETCH_AND: swap = 0; swap_mask = ~x; break;
+      case GIO_AMO_FETCH_OR: swap = ~0u; swap_mask = x; break;
+      default: break;
+    }
+    return (U)(uint32_t)nic_atomic(rt, ctx, pe, q, kind, ra, swap, compare, true, swap_mask, compare_mask);
   }
 }
 

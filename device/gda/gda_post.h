@@ -119,9 +119,11 @@ struct wqe_args {
   uint64_t laddr;      // local address (data segment), or the inline payload's source
   uint32_t len;
   uint32_t lkey;       // BE; 0 = the template's
-  uint64_t swap_add;
-  uint64_t compare;
-  bool fence;          // carry a fence mode (the caller took its context's mark: fence_take)
+  uint64_t swap_add;    // an atomic's swap value or addend
+  uint64_t compare;     // compare-swap's compare operand; a 4-byte fetch-add's field boundary (0: plain add)
+  bool fence;           // carry a fence mode (the caller took its context's mark: fence_take)
+  uint32_t swap_mask = ~0u;     // 4-byte compare-swap (masked): which bits the swap writes
+  uint32_t compare_mask = ~0u;  // 4-byte compare-swap (masked): which bits the compare checks
 };
 
 // shmem_fence: this WQE waits for the earlier ones on its queue (the caller's context asked).
@@ -168,12 +170,9 @@ GIO_DEVICE_INLINE uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t 
   ((mlx5::raddr_seg*)(w + 16))->raddr = mlx5::be64(a.raddr);
   if (atomic) {
     mlx5::atomic_seg* at = (mlx5::atomic_seg*)(w + 32);
-    if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {
-      uint32_t* at4 = (uint32_t*)at;  // masked 4-byte form: operand, compare, then their masks
-      at4[0] = mlx5::be32((uint32_t)a.swap_add);
-      at4[1] = mlx5::be32((uint32_t)a.compare);
-      at4[2] = 0xffffffffu;
-      at4[3] = 0xffffffffu;
+    if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {  // masked 4-byte form (runtime/mlx5/wqe.h)
+      mlx5::masked4_words((uint32_t*)at, kind == GIO_GDA_T_CS4, (uint32_t)a.swap_add, (uint32_t)a.compare,
+                          a.swap_mask, a.compare_mask);
     } else {
       mlx5::set_atomic(at, a.swap_add, a.compare);
     }

@@ -37,7 +37,8 @@ struct gda_host_wqe_args {
   uint32_t lkey = 0;             // BE (put/get)
   uint32_t rkey = 0;             // BE; 0: the template's (the peer's heap), else the peer's data segment's
   const uint8_t* inl = nullptr;  // inline payload, for GIO_GDA_T_PUT_INLINE
-  uint64_t swap_add = 0, compare = 0;
+  uint64_t swap_add = 0, compare = 0;   // as the device's wqe_args (device/gda/gda_post.h)
+  uint32_t swap_mask = ~0u, compare_mask = ~0u;
 };
 void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const gda_host_wqe_args& a,
                         uint8_t w[64]);

@@ -150,12 +150,9 @@ void gda_host_build_wqe(const gio_gda_queue_v1& q, uint64_t idx, int kind, const
   rs->rkey = a.rkey ? a.rkey : t.rkey;
   if (kind >= GIO_GDA_T_FA8) {
     const bool is4 = kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4;
-    if (is4) {  // masked 4-byte form: operand, compare, then their masks
-      uint32_t* at4 = (uint32_t*)(w + 32);
-      at4[0] = mlx5::be32((uint32_t)a.swap_add);
-      at4[1] = mlx5::be32((uint32_t)a.compare);
-      at4[2] = 0xffffffffu;
-      at4[3] = 0xffffffffu;
+    if (is4) {  // masked 4-byte form (runtime/mlx5/wqe.h)
+      mlx5::masked4_words((uint32_t*)(w + 32), kind == GIO_GDA_T_CS4, (uint32_t)a.swap_add, (uint32_t)a.compare,
+                          a.swap_mask, a.compare_mask);
     } else {
       mlx5::set_atomic((mlx5::atomic_seg*)(w + 32), a.swap_add, a.compare);
     }
@@ -212,38 +209,52 @@ void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size
     transfer_bounced(r, h, routine, GIO_GDA_T_GET, d, off, n, "the completion of a get (into the host bounce area)");
 }
 
-// mlx5 offers fetch-add and compare-swap; every other AMO is a compare-swap loop, as on the device
-// (device/gda/gda_ops.h).
+// As on the device (device/gda/gda_ops.h amo): every 4-byte AMO is one masked atomic; 8-byte
+// swap/set/and/or/xor are compare-swap loops.
 uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t v, uint64_t c, size_t size,
                       int pe) {
   std::lock_guard<fifo_mutex> lock(r.gda->host_lock);
   host_queue h(r, routine, pe);
   const bool is8 = size == 8;
-  const int fa = is8 ? GIO_GDA_T_FA8 : GIO_GDA_T_FA4, cs = is8 ? GIO_GDA_T_CS8 : GIO_GDA_T_CS4;
   const uint64_t mask = is8 ? ~0ull : 0xffffffffull;
   v &= mask;
   c &= mask;
-  auto nic = [&](int kind, uint64_t swap_add, uint64_t compare) {
+  auto nic = [&](int kind, uint64_t swap_add, uint64_t compare, uint32_t swap_mask = ~0u,
+                 uint32_t compare_mask = ~0u) {
     wqe_args a;
     a.raddr = h.raddr(off);
     a.rkey = h.rkey(off);
     a.swap_add = swap_add;
     a.compare = compare;
+    a.swap_mask = swap_mask;
+    a.compare_mask = compare_mask;
     return h.result(h.post_and_wait(kind, a, "the completion of an atomic")) & mask;
   };
+  if (!is8) {
+    const uint32_t x = (uint32_t)v;
+    switch (op) {
+      case GIO_AMO_FETCH: return nic(GIO_GDA_T_FA4, 0, 0);
+      case GIO_AMO_FETCH_ADD: return nic(GIO_GDA_T_FA4, x, 0);      // field boundary 0: a plain add
+      case GIO_AMO_FETCH_XOR: return nic(GIO_GDA_T_FA4, x, ~0u);    // every bit a boundary: XOR
+      case GIO_AMO_CSWAP: return nic(GIO_GDA_T_CS4, x, c);          // both masks all ones
+      case GIO_AMO_FETCH_AND: return nic(GIO_GDA_T_CS4, 0, 0, ~x, 0);
+      case GIO_AMO_FETCH_OR: return nic(GIO_GDA_T_CS4, ~0u, 0, x, 0);
+      default: return nic(GIO_GDA_T_CS4, x, 0, ~0u, 0);            // SET, SWAP: compare mask 0
+    }
+  }
   switch (op) {
-    case GIO_AMO_FETCH: return nic(fa, 0, 0);
-    case GIO_AMO_FETCH_ADD: return nic(fa, v, 0);
-    case GIO_AMO_CSWAP: return nic(cs, v, c);
+    case GIO_AMO_FETCH: return nic(GIO_GDA_T_FA8, 0, 0);
+    case GIO_AMO_FETCH_ADD: return nic(GIO_GDA_T_FA8, v, 0);
+    case GIO_AMO_CSWAP: return nic(GIO_GDA_T_CS8, v, c);
     default: break;
   }
-  uint64_t old = nic(fa, 0, 0);
+  uint64_t old = nic(GIO_GDA_T_FA8, 0, 0);
   const auto t0 = std::chrono::steady_clock::now();
   unsigned spins = 0;
   for (;;) {
     const uint64_t want = op == GIO_AMO_FETCH_AND ? (old & v) : op == GIO_AMO_FETCH_OR ? (old | v)
                         : op == GIO_AMO_FETCH_XOR ? (old ^ v) : v;  // SET, SWAP
-    const uint64_t seen = nic(cs, want, old);
+    const uint64_t seen = nic(GIO_GDA_T_CS8, want, old);
     if (seen == old) return old;
     old = seen;
     // Others (kernels, other PEs) keep changing the word: bounded like every wait.

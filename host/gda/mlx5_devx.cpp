@@ -56,6 +56,7 @@ struct mlx5_backend {
   ibv_device_attr dev{};
   ibv_port_attr port{};
   uint32_t atomic_8b_mode = 0;       // atomic_req_8B_endianness_mode: byte order of fetched results
+  uint32_t qp_atomic_mode = mlx5::prm::QPC_ATOMIC_UP_TO_8B;  // the QPs' atomic_mode (query_atomic_mode)
   int gid_index = 0;                 // RoCE: this port's source GID
   ibv_gid gid{};
   ibv_mr* heap_mr = nullptr;         // the symmetric heap, for local and remote access
@@ -121,6 +122,14 @@ int roce_gid(mlx5_backend& b, ibv_gid* gid) {
 // The byte order fetched atomic results come back in (runtime/mlx5/atomic.h): the HCA's current
 // atomic capabilities. If the firmware does not answer, the verbs attribute the driver derives from
 // the same mode: IBV_ATOMIC_HCA only when 8-byte results are in host order.
+//
+// What GIO's atomics need of the NIC (device/gda/gda_ops.h amo): the IB fetch-add and
+// compare-swap on 8 bytes, and the masked (extended) compare-swap and fetch-add on 4 bytes, which
+// carry every 4-byte AMO (fetch, add, compare-swap, swap, set, and, or, xor) as one operation.
+// atomic_caps says whether the HCA has them (atomic_operations, atomic_size_qp); the QPs then ask
+// for the masked atomics with atomic_mode UP_TO_8B, and fall back to the IB spec's atomics only
+// (IB_COMP, the Linux driver's choice for such an HCA) where the masked ones are missing: there
+// 8-byte atomics work and a 4-byte one ends in a completion error, announced here.
 void query_atomic_mode(mlx5_backend& b) {
   uint8_t in[prm::QUERY_CAP_IN_BYTES] = {}, out[prm::QUERY_CAP_OUT_BYTES] = {};
   prm::set(in, prm::OPCODE, prm::CMD_QUERY_HCA_CAP);
@@ -128,6 +137,14 @@ void query_atomic_mode(mlx5_backend& b) {
   const int rc = mlx5dv_devx_general_cmd(b.ctx, in, sizeof in, out, sizeof out);
   if (rc == 0 && prm::get(out, prm::OUT_STATUS) == 0) {
     b.atomic_8b_mode = prm::get(out, prm::ATOMIC_REQ_8B_ENDIANNESS_MODE);
+    const uint32_t ops = prm::get(out, prm::ATOMIC_OPERATIONS), sizes = prm::get(out, prm::ATOMIC_SIZE_QP);
+    const uint32_t masked = prm::ATOMIC_OPS_MASKED_CMP_SWAP | prm::ATOMIC_OPS_MASKED_FETCH_ADD;
+    if ((ops & masked) != masked || !(sizes & prm::ATOMIC_SIZE_QP_4B)) {
+      if (!(ops & masked)) b.qp_atomic_mode = prm::QPC_ATOMIC_IB_COMP;
+      info(0, "gda: ConnectX %s lacks the masked 4-byte atomics (atomic_operations 0x%x, atomic_size_qp 0x%x): "
+              "4-byte atomics over gda will fail with a completion error; 8-byte ones work",
+           b.name.c_str(), ops, sizes);
+    }
   } else {
     b.atomic_8b_mode = b.dev.atomic_cap == IBV_ATOMIC_HCA ? 1 : 0;
     info(1, "gda: ConnectX %s: QUERY_HCA_CAP(atomic) failed (%s); fetched 8-byte atomics taken as %s from the "
@@ -358,7 +375,7 @@ void qp_to_rts(const mlx5_backend& b, const mlx5_backend::queue& x, const port_a
   prm::set(in, prm::QPC_RWE, 1);
   prm::set(in, prm::QPC_RRE, 1);
   prm::set(in, prm::QPC_RAE, 1);
-  prm::set(in, prm::QPC_ATOMIC_MODE, prm::QPC_ATOMIC_UP_TO_8B);
+  prm::set(in, prm::QPC_ATOMIC_MODE, b.qp_atomic_mode);
   modify(b, x, in, prm::CMD_RST2INIT_QP, "RST2INIT_QP");
 
   memset(in, 0, sizeof in);

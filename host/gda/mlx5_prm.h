@@ -75,6 +75,13 @@ constexpr uint32_t CAP_CURRENT = 1;
 constexpr uint32_t CAP_OUT = 0x80;
 // atomic_caps: 0 = fetched 8-byte results big-endian, 1 = in host order.
 constexpr field ATOMIC_REQ_8B_ENDIANNESS_MODE = fld(CAP_OUT + 0x40, 2);
+// atomic_caps: which atomics the HCA executes, and on which operand sizes over an RC QP (Linux
+// include/linux/mlx5/driver.h MLX5_ATOMIC_OPS_*, mlx5_ifc.h MLX5_ATOMIC_CAPS_ATOMIC_SIZE_QP_*).
+constexpr field ATOMIC_OPERATIONS = fld(CAP_OUT + 0x90, 16);
+constexpr field ATOMIC_SIZE_QP = fld(CAP_OUT + 0xb0, 16);
+constexpr uint32_t ATOMIC_OPS_CMP_SWAP = 1u << 0, ATOMIC_OPS_FETCH_ADD = 1u << 1;
+constexpr uint32_t ATOMIC_OPS_MASKED_CMP_SWAP = 1u << 2, ATOMIC_OPS_MASKED_FETCH_ADD = 1u << 3;
+constexpr uint32_t ATOMIC_SIZE_QP_4B = 0x4, ATOMIC_SIZE_QP_8B = 0x8;
 
 // CREATE_CQ: the CQ context (cqc) at 0x80, then where the CQE buffer lives (a DEVX umem).
 constexpr uint32_t CQC = 0x80;
@@ -143,7 +150,10 @@ constexpr size_t QP_CMD_IN_BYTES = 0x880 / 8;  // CREATE_QP and each transition
 constexpr uint32_t QPC_PM_MIGRATED = 3;
 constexpr uint32_t QPC_RQ_ZERO_LENGTH = 3;  // no receive queue
 constexpr uint32_t QPC_TS_DEFAULT = 1;
-constexpr uint32_t QPC_ATOMIC_UP_TO_8B = 3;  // 4- and 8-byte (masked) atomics
+// QPC atomic_mode (the Linux driver's MLX5_ATOMIC_MODE_*): IB_COMP = the IB spec's 8-byte
+// fetch-add and compare-swap only; UP_TO_8B = also the masked (extended) atomics, on 4 and 8 bytes.
+constexpr uint32_t QPC_ATOMIC_IB_COMP = 1;
+constexpr uint32_t QPC_ATOMIC_UP_TO_8B = 3;
 
 }  // namespace prm
 }  // namespace mlx5

@@ -50,6 +50,52 @@ uint32_t rd32(const uint8_t* p) {
   memcpy(&v, p, 4);
   return be32(v);
 }
+
+// A ConnectX performs a masked atomic as one operation. The io offers the plain atomics of
+// gio_amo_op, and the masks GIO posts (device/gda/gda_ops.h amo) each map onto one of them; any
+// other mask runs as a compare-swap loop that starts from a fetch. False: the loop gave up
+// (kSoftnicMaskedTries), having changed nothing.
+template <class Next>
+bool cas_loop(softnic_io& io, uint8_t* p, Next next, uint32_t& old) {
+  old = (uint32_t)io.amo(p, GIO_AMO_FETCH, 0, 0, 4);
+  for (int tries = 0; tries < kSoftnicMaskedTries; ++tries) {
+    const uint32_t want = next(old);
+    if (want == old) return true;  // nothing to write: the fetch was the whole operation
+    const uint32_t seen = (uint32_t)io.amo(p, GIO_AMO_CSWAP, want, old, 4);
+    if (seen == old) return true;
+    old = seen;
+  }
+  return false;
+}
+
+bool masked_cs4(softnic_io& io, uint8_t* p, uint32_t swap, uint32_t cmp, uint32_t swap_mask, uint32_t cmp_mask,
+                uint32_t& old) {
+  auto one = [&](int op, uint32_t v, uint32_t c) {
+    old = (uint32_t)io.amo(p, op, v, c, 4);
+    return true;
+  };
+  if (cmp_mask == 0) {  // no compare: always swaps
+    if (swap_mask == 0) return one(GIO_AMO_FETCH, 0, 0);
+    if (swap_mask == ~0u) return one(GIO_AMO_SWAP, swap, 0);
+    if ((swap & swap_mask) == 0) return one(GIO_AMO_FETCH_AND, ~swap_mask, 0);
+    if ((swap & swap_mask) == swap_mask) return one(GIO_AMO_FETCH_OR, swap_mask, 0);
+  } else if (cmp_mask == ~0u && swap_mask == ~0u) {
+    return one(GIO_AMO_CSWAP, swap, cmp);
+  }
+  return cas_loop(io, p, [&](uint32_t o) { return masked_cs4_result(o, swap, cmp, swap_mask, cmp_mask); }, old);
+}
+
+bool masked_fa4(softnic_io& io, uint8_t* p, uint32_t add, uint32_t boundary, uint32_t& old) {
+  int op = -1;
+  if (add == 0) op = GIO_AMO_FETCH;
+  else if (boundary == 0) op = GIO_AMO_FETCH_ADD;
+  else if (boundary == ~0u) op = GIO_AMO_FETCH_XOR;
+  if (op >= 0) {
+    old = (uint32_t)io.amo(p, op, add, 0, 4);
+    return true;
+  }
+  return cas_loop(io, p, [&](uint32_t o) { return masked_fa4_result(o, add, boundary); }, old);
+}
 }  // namespace
 
 softnic_result softnic_execute(const softnic_qp_view& qp, const uint8_t w[64], uint16_t expect_idx, softnic_io& io) {
@@ -95,17 +141,20 @@ softnic_result softnic_execute(const softnic_qp_view& qp, const uint8_t w[64], u
     if (!loc) return fail(opcode, SYND_LOCAL_PROT);
     uint8_t* rem = remote(qp, rkey, raddr, size);
     if (!rem) return fail(opcode, SYND_REMOTE_ACCESS);
-    const bool fa = opcode == OP_ATOMIC_FA || opcode == OP_ATOMIC_MASKED_FA;
-    uint64_t v, cmp;
+    uint64_t old = 0;
     if (size == 8) {
-      v = rd64(w + 32);
-      cmp = rd64(w + 40);
+      old = io.amo(rem, opcode == OP_ATOMIC_FA ? GIO_AMO_FETCH_ADD : GIO_AMO_CSWAP, rd64(w + 32), rd64(w + 40), 8);
     } else {
-      v = rd32(w + 32);
-      cmp = rd32(w + 36);
+      // Masked 4-byte forms (runtime/mlx5/wqe.h): swap or addend, compare or field boundary, then
+      // compare-swap's swap and compare masks.
+      uint32_t old4 = 0;
+      const bool done = opcode == OP_ATOMIC_MASKED_FA
+                            ? masked_fa4(io, rem, rd32(w + 32), rd32(w + 36), old4)
+                            : masked_cs4(io, rem, rd32(w + 32), rd32(w + 36), rd32(w + 40), rd32(w + 44), old4);
+      if (!done) return fail(opcode, SYND_REMOTE_OP);
+      old = old4;
     }
     // The fetched value lands in host byte order (what GIO's device side reads back).
-    uint64_t old = io.amo(rem, fa ? GIO_AMO_FETCH_ADD : GIO_AMO_CSWAP, v, cmp, size);
     io.copy(loc, &old, size);
     return {CQE_REQ, 0, signalled, opcode, (uint32_t)size};
   }

@@ -46,6 +46,24 @@ struct softnic_result {
   uint32_t byte_cnt;
 };
 
+// What a ConnectX leaves in a 4-byte word `old` for a masked compare-swap and a masked fetch-add
+// (runtime/mlx5/wqe.h masked_cs4_seg, masked_fa4_seg). The fetch-add adds field by field: a bit
+// set in `boundary` drops the carry out of that bit.
+inline uint32_t masked_cs4_result(uint32_t old, uint32_t swap, uint32_t compare, uint32_t swap_mask,
+                                  uint32_t compare_mask) {
+  return ((old ^ compare) & compare_mask) ? old : (old & ~swap_mask) | (swap & swap_mask);
+}
+inline uint32_t masked_fa4_result(uint32_t old, uint32_t add, uint32_t boundary) {
+  // With the boundary bits cleared in both operands, no carry can leave a boundary bit (0 + 0 +
+  // carry in < 2); each boundary bit then gets its own x ^ a ^ carry-in back from the XOR.
+  return ((old & ~boundary) + (add & ~boundary)) ^ ((old ^ add) & boundary);
+}
+
+// A masked atomic whose masks match no single atomic of the io runs as a compare-swap loop on the
+// word; this many failed compare-swaps in a row (each one means another agent changed the word in
+// between) end it with a completion error (SYND_REMOTE_OP) rather than an endless retry.
+constexpr int kSoftnicMaskedTries = 4096;
+
 // `wqe` is a private 64-byte copy of the slot; `expect_idx` the index the QP expects next.
 softnic_result softnic_execute(const softnic_qp_view& qp, const uint8_t wqe[64], uint16_t expect_idx, softnic_io& io);
 

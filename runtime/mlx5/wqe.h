@@ -76,9 +76,27 @@ struct masked_atomic_seg {
   uint64_t swap_add_mask;
   uint64_t compare_mask;
 };
+// Masked ("extended") atomics on 4 bytes (opmod OPMOD_ATOMIC_4B) fit their operands and masks in
+// one 16-byte segment of big-endian words (NVSHMEM's ibgda_atomic_32_masked_{cs,fa}_seg_t):
+//   masked compare-swap: if ((old ^ compare) & compare_mask) == 0, the word becomes
+//     (old & ~swap_mask) | (swap & swap_mask); the old value is returned either way.
+//   masked fetch-add: add, split into fields by field_boundary: a set bit drops the carry out of
+//     that bit (0: a plain add; all ones: a carry-less add, i.e. XOR).
+struct masked_cs4_seg {  // 16 B
+  uint32_t swap;          // BE
+  uint32_t compare;       // BE
+  uint32_t swap_mask;     // BE
+  uint32_t compare_mask;  // BE
+};
+struct masked_fa4_seg {    // 16 B
+  uint32_t add;             // BE
+  uint32_t field_boundary;  // BE
+  uint32_t rsvd[2];
+};
 
 static_assert(sizeof(ctrl_seg) == 16 && sizeof(raddr_seg) == 16 && sizeof(data_seg) == 16 &&
-                  sizeof(atomic_seg) == 16 && sizeof(masked_atomic_seg) == 32,
+                  sizeof(atomic_seg) == 16 && sizeof(masked_atomic_seg) == 32 && sizeof(masked_cs4_seg) == 16 &&
+                  sizeof(masked_fa4_seg) == 16,
               "mlx5 segment sizes");
 
 GIO_HOST_DEVICE inline void set_ctrl(ctrl_seg* c, uint16_t wqe_idx, uint8_t opcode, uint8_t opmod, uint32_t qpn,
@@ -111,6 +129,17 @@ GIO_HOST_DEVICE inline void set_data(data_seg* d, uint32_t byte_count, uint32_t 
 GIO_HOST_DEVICE inline void set_atomic(atomic_seg* a, uint64_t swap_add, uint64_t compare) {
   a->swap_add = be64(swap_add);
   a->compare = be64(compare);
+}
+
+// The four big-endian words of a 4-byte masked atomic's segment, from the operands GIO carries for
+// either kind: `swap_add` (swap or addend), `compare` (compare-swap's compare, fetch-add's field
+// boundary) and, for compare-swap only, the two masks (a fetch-add's last 8 bytes are reserved: 0).
+GIO_HOST_DEVICE inline void masked4_words(uint32_t w[4], bool cs, uint32_t swap_add, uint32_t compare,
+                                          uint32_t swap_mask, uint32_t compare_mask) {
+  w[0] = be32(swap_add);
+  w[1] = be32(compare);
+  w[2] = cs ? be32(swap_mask) : 0u;
+  w[3] = cs ? be32(compare_mask) : 0u;
 }
 
 // WQEBBs a WQE of `ds` 16-byte units occupies (the producer index advances by this).

@@ -67,8 +67,8 @@ __device__ inline unsigned global_id() {
   return shmem_my_pe() * gridDim.x * blockDim.x + blockIdx.x * blockDim.x + threadIdx.x;
 }
 
-// Retry loops (a compare_swap counter; swap, which gda builds from compare_swap) cost O(n^2)
-// operations for n contenders, so only threads 0-3, 16-19, 32-35, 48-51 of each work-group of
+// Retry loops (a compare_swap counter; 8-byte swap, which gda builds from compare_swap) cost
+// O(n^2) operations for n contenders, so only threads 0-3, 16-19, 32-35, 48-51 of each work-group of
 // `threads` take part: every ctx choice of pick_via, a quarter of the threads. Returns the thread's
 // rank among them (0, 1, ...), or -1.
 __device__ __host__ inline int contender_rank(unsigned id, unsigned threads) {
@@ -228,8 +228,9 @@ AMO_TEST_STD_TYPES(STD_TEST)
 
 // Eight threads share each word, spread over the PEs (thread id: word id % W, the k = id / W'th
 // of its sharers) and over the word (bit k * bits / 8 + w % (bits / 8), so the sign bit is used
-// too); word w lives on PE w % n. Eight, not a whole word's worth: gda builds these operations
-// from compare_swap retry loops, whose cost grows with the square of the contenders.
+// too); word w lives on PE w % n. Eight, not a whole word's worth: gda builds the 8-byte forms
+// from compare_swap retry loops, whose cost grows with the square of the contenders (4-byte ones
+// are one masked NIC atomic each).
 __device__ __host__ inline unsigned bit_of(unsigned id, unsigned nwords, unsigned bits) {
   return (id / nwords) * (bits / 8) + (id % nwords) % (bits / 8);
 }

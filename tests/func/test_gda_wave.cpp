@@ -1,6 +1,6 @@
 // Whole waves posting at once. Every lane of every wave issues thread-scope puts (p, inline and
 // non-inline _nbi, blocking), gets (into a local variable and into the heap), fetching atomics
-// (fetch-add tickets, compare-swap, fetch-xor, which gda builds from compare-swap) and signals, to
+// (fetch-add tickets, compare-swap, an 8-byte fetch-xor, which gda builds from compare-swap) and signals, to
 // a PE and through a context that differ from lane to lane, so one call's lanes split into several
 // queues. Over gda the lanes of a wave that target one queue post as one batch (device/gda/gda_post.h);
 // every result must be exact. Lanes never wait for a wave-mate, so this also passes where a wave's

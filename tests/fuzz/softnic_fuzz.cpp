@@ -48,6 +48,22 @@ bool is_atomic(uint8_t op) {
   abort();
 }
 
+// A successful 4-byte masked atomic left what a ConnectX leaves (host/gda/softnic_exec.h) and
+// fetched the word's old value.
+void check_masked(const uint8_t* w, const std::vector<uint8_t>& remote0, const gio_test::fake_heaps& h,
+                  const gio::softnic_result& r) {
+  const size_t off = (size_t)(ld64(w + 16) - h.remote_base);
+  uint32_t old, now, fetched;
+  memcpy(&old, remote0.data() + off, 4);
+  memcpy(&now, h.remote.data() + off, 4);
+  memcpy(&fetched, (const void*)(uintptr_t)ld64(w + 56), 4);
+  const uint32_t want = r.opcode == OP_ATOMIC_MASKED_FA
+                            ? gio::masked_fa4_result(old, ld32(w + 32), ld32(w + 36))
+                            : gio::masked_cs4_result(old, ld32(w + 32), ld32(w + 36), ld32(w + 40), ld32(w + 44));
+  if (now != want) fail("a masked atomic left another value than a ConnectX would");
+  if (fetched != old) fail("a masked atomic fetched another value than the word's old one");
+}
+
 // A valid WQE of every kind (plus a few near misses) as the starting corpus.
 void write_seeds(const char* dir) {
   using namespace gio_test;
@@ -62,6 +78,8 @@ void write_seeds(const char* dir) {
       amo(OP_ATOMIC_CS, 3, 248, 7, 0, 8),
       amo(OP_ATOMIC_MASKED_FA, 3, 4, 1, 0, 252, 4),
       amo(OP_ATOMIC_MASKED_CS, 3, 252, 9, 0, 0, 4),
+      amo(OP_ATOMIC_MASKED_CS, 3, 248, 0xf0, 0x0f, 0, 4, kRkey, kLkey, 4, 0x3c, 0x0f),  // the loop
+      amo(OP_ATOMIC_MASKED_FA, 3, 244, 0x0101, 0x80, 4, 4),                          // byte fields
       amo(OP_ATOMIC_FA, 3, 12, 5, 0, 0),  // misaligned
       rw(OP_RDMA_WRITE, 3, 250, 8, 0),     // crosses the end
   };
@@ -120,6 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (io.stray) fail("a write or atomic fell outside both heaps");
   if (io.stray_read) fail("a copy read from outside the heaps and the WQE");
   if (io.bad_amo) fail("an atomic with a bad op, size or alignment reached the io");
+  if (io.mixed_amo) fail("one WQE's atomics touched more than one address");
   if (r.opcode != opcode) fail("the result names another opcode");
   if (r.cqe_opcode == CQE_REQ_ERR) {
     if (!io.writes.empty() || io.amos) fail("an error result wrote memory");
@@ -127,9 +146,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!r.signalled) fail("an error result is not signalled");
   } else if (r.cqe_opcode == CQE_REQ) {
     // What a successful WQE may have written: its byte count, plus the fetched value of an atomic.
-    const size_t most = is_atomic(opcode) ? 2 * (size_t)r.byte_cnt : r.byte_cnt;
+    // A masked atomic whose masks match no single io atomic is a fetch and a compare-swap (the
+    // fake io has no contender, so the first compare-swap sticks).
+    const size_t most = is_atomic(opcode) ? (size_t)(io.amos + 1) * r.byte_cnt : r.byte_cnt;
     if (io.bytes_written() > most) fail("a WQE wrote more than its byte count");
-    if (is_atomic(opcode) && io.amos != 1) fail("an atomic did not run exactly once");
+    if (is_atomic(opcode) && (io.amos < 1 || io.amos > 2)) fail("an atomic took other than one or two io atomics");
+    if (opcode == OP_ATOMIC_MASKED_CS || opcode == OP_ATOMIC_MASKED_FA) check_masked(w, remote0, h, r);
     if (opcode == OP_RDMA_WRITE && (h.local != local0 || h.queue != queue0)) fail("a WRITE changed local memory");
     if (opcode == OP_RDMA_READ && h.remote != remote0) fail("a READ changed the remote heap");
   } else {

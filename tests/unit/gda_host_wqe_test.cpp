@@ -57,9 +57,11 @@ TEST(GdaHostWqe, SameBytesAsTheDevicePost) {
       default:
         d.swap_add = h.swap_add = rng();
         d.compare = h.compare = kind == GIO_GDA_T_CS8 || kind == GIO_GDA_T_CS4 ? rng() : 0;
-        if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {  // 4-byte operands
+        if (kind == GIO_GDA_T_FA4 || kind == GIO_GDA_T_CS4) {  // 4-byte operands (FA: compare = field boundary)
           d.swap_add = h.swap_add &= 0xffffffffu;
-          d.compare = h.compare &= 0xffffffffu;
+          d.compare = h.compare = rng() & 0xffffffffu;
+          d.swap_mask = h.swap_mask = (uint32_t)rng();  // masked compare-swap's masks; a fetch-add has none
+          d.compare_mask = h.compare_mask = (uint32_t)rng();
         }
     }
     t.q.reserved = t.q.published = t.q.completed = idx;  // the NIC has retired everything before idx

@@ -84,9 +84,14 @@ op random_op(std::mt19937_64& rng, int kind, const uint8_t* payload) {
     case GIO_GDA_T_PUT: o.a.laddr = rng() | 1; o.a.len = (uint32_t)rng(); break;
     case GIO_GDA_T_GET: o.a.laddr = rng() % 3 ? rng() : 0; o.a.len = (uint32_t)rng(); break;
     case GIO_GDA_T_FA8: o.a.swap_add = rng(); break;  // fetch-add carries no compare operand
-    case GIO_GDA_T_CS8:
-    case GIO_GDA_T_CS4: o.a.swap_add = rng(); o.a.compare = rng(); break;
-    case GIO_GDA_T_FA4: o.a.swap_add = rng(); break;
+    case GIO_GDA_T_CS8: o.a.swap_add = rng(); o.a.compare = rng(); break;
+    case GIO_GDA_T_CS4:  // masked: the masks are dynamic fields too
+      o.a.swap_add = rng();
+      o.a.compare = rng();
+      o.a.swap_mask = (uint32_t)rng();
+      o.a.compare_mask = (uint32_t)rng();
+      break;
+    case GIO_GDA_T_FA4: o.a.swap_add = rng(); o.a.compare = rng() % 2 ? rng() : 0; break;  // compare: field boundary
     case GIO_GDA_T_PUT_INLINE:
       o.a.lkey = 0;  // inline data has no local key
       o.a.len = (uint32_t)(rng() % (GIO_GDA_INLINE_MAX + 1));

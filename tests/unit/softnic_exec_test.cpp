@@ -138,6 +138,136 @@ TEST_F(SoftnicExec, Masked4ByteAtomicsTouchOnlyFourBytes) {
   EXPECT_EQ(fetched, 77u);
 }
 
+// ---- masked 4-byte atomics: the masks act exactly as on a ConnectX ------------------------------
+
+namespace {
+// The masked fetch-add one bit at a time, as its definition reads: add with a carry, and a bit set
+// in `boundary` drops the carry out of that bit.
+uint32_t bit_serial_masked_add(uint32_t old, uint32_t add, uint32_t boundary) {
+  uint32_t out = 0, carry = 0;
+  for (int i = 0; i < 32; ++i) {
+    const uint32_t sum = ((old >> i) & 1) + ((add >> i) & 1) + carry;
+    out |= (sum & 1) << i;
+    carry = (boundary >> i) & 1 ? 0 : sum >> 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST(MaskedAtomicSemantics, FetchAddMatchesTheBitSerialDefinition) {
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  auto next = [&] { return (uint32_t)((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 32); };
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t old = next(), add = next(), boundary = i % 4 == 0 ? 0x80008000u : next();
+    ASSERT_EQ(gio::masked_fa4_result(old, add, boundary), bit_serial_masked_add(old, add, boundary))
+        << std::hex << "old 0x" << old << " add 0x" << add << " boundary 0x" << boundary;
+  }
+  EXPECT_EQ(gio::masked_fa4_result(0xfffffffeu, 3, 0), 1u) << "boundary 0: a plain add, wrapping at 32 bits";
+  EXPECT_EQ(gio::masked_fa4_result(0xffff0000u, 0x0f0f0f0fu, ~0u), 0xf0f00f0fu) << "all boundaries: XOR";
+  EXPECT_EQ(gio::masked_fa4_result(0x01ff7f80u, 0x01010101u, 0x80808080u), 0x02008081u) << "byte fields";
+  EXPECT_EQ(gio::masked_fa4_result(0x0001ffffu, 0x00010001u, 0x00008000u), 0x00020000u) << "16-bit fields";
+}
+
+TEST(MaskedAtomicSemantics, CompareSwapMasks) {
+  using gio::masked_cs4_result;
+  EXPECT_EQ(masked_cs4_result(0x12345678u, 0xdeadbeefu, 0x5555u, ~0u, 0), 0xdeadbeefu) << "compare mask 0: swaps";
+  EXPECT_EQ(masked_cs4_result(0xf0f0f0f0u, 0, 0, 0x00ff00ffu, 0), 0xf000f000u) << "and 0xff00ff00";
+  EXPECT_EQ(masked_cs4_result(0x0000f0f0u, ~0u, 0, 0x0f0f0000u, 0), 0x0f0ff0f0u) << "or 0x0f0f0000";
+  EXPECT_EQ(masked_cs4_result(7, 9, 7, ~0u, ~0u), 9u);
+  EXPECT_EQ(masked_cs4_result(7, 9, 8, ~0u, ~0u), 7u);
+  EXPECT_EQ(masked_cs4_result(0xab001234u, 0x5678u, 0xab00ffffu, 0xffffu, 0xffff0000u), 0xab005678u);
+  EXPECT_EQ(masked_cs4_result(0xab001234u, 0x5678u, 0xac000000u, 0xffffu, 0xffff0000u), 0xab001234u);
+}
+
+// Each case through the executor: the word after, the fetched old value in the local buffer, and
+// the io's atomics: the masks GIO posts are one atomic each, other masks a fetch + compare-swap.
+struct masked_case {
+  const char* what;
+  uint8_t opcode;
+  uint32_t old, swap_add, compare, swap_mask, compare_mask;
+  uint32_t want;
+  std::vector<int> ops;
+};
+
+TEST_F(SoftnicExec, MaskedAtomicsApplyTheirMasks) {
+  const masked_case cases[] = {
+      {"swap (compare mask 0)", OP_ATOMIC_MASKED_CS, 0x12345678u, 0xdeadbeefu, 0x99u, ~0u, 0, 0xdeadbeefu,
+       {GIO_AMO_SWAP}},
+      {"and through the swap mask", OP_ATOMIC_MASKED_CS, 0xf0f0f0f0u, 0, 0, 0x00ff00ffu, 0, 0xf000f000u,
+       {GIO_AMO_FETCH_AND}},
+      {"or, swap all ones", OP_ATOMIC_MASKED_CS, 0x0000f0f0u, ~0u, 0, 0x0f0f0000u, 0, 0x0f0ff0f0u, {GIO_AMO_FETCH_OR}},
+      {"or, swap = mask", OP_ATOMIC_MASKED_CS, 0x0000f0f0u, 0x0f0f0000u, 0, 0x0f0f0000u, 0, 0x0f0ff0f0u,
+       {GIO_AMO_FETCH_OR}},
+      {"swap mask 0", OP_ATOMIC_MASKED_CS, 0x0000f0f0u, 0x1234u, 0, 0, 0, 0x0000f0f0u, {GIO_AMO_FETCH}},
+      {"plain compare-swap, equal", OP_ATOMIC_MASKED_CS, 41, 77, 41, ~0u, ~0u, 77, {GIO_AMO_CSWAP}},
+      {"plain compare-swap, unequal", OP_ATOMIC_MASKED_CS, 41, 77, 40, ~0u, ~0u, 41, {GIO_AMO_CSWAP}},
+      {"partial swap mask", OP_ATOMIC_MASKED_CS, 0x11111111u, 0xabcdef01u, 0, 0x00ff00ffu, 0, 0x11cd1101u,
+       {GIO_AMO_FETCH, GIO_AMO_CSWAP}},
+      {"partial compare, equal", OP_ATOMIC_MASKED_CS, 0xab001234u, 0x5678u, 0xab00ffffu, 0xffffu, 0xffff0000u,
+       0xab005678u, {GIO_AMO_FETCH, GIO_AMO_CSWAP}},
+      {"partial compare, unequal", OP_ATOMIC_MASKED_CS, 0xab001234u, 0x5678u, 0xac000000u, 0xffffu, 0xffff0000u,
+       0xab001234u, {GIO_AMO_FETCH}},
+      {"plain fetch-add (boundary 0)", OP_ATOMIC_MASKED_FA, 0xfffffffeu, 3, 0, 0, 0, 1, {GIO_AMO_FETCH_ADD}},
+      {"xor (every bit a boundary)", OP_ATOMIC_MASKED_FA, 0xffff0000u, 0x0f0f0f0fu, ~0u, 0, 0, 0xf0f00f0fu,
+       {GIO_AMO_FETCH_XOR}},
+      {"fetch (add 0)", OP_ATOMIC_MASKED_FA, 0x5au, 0, 0x12u, 0, 0, 0x5au, {GIO_AMO_FETCH}},
+      {"byte fields", OP_ATOMIC_MASKED_FA, 0x01ff7f80u, 0x01010101u, 0x80808080u, 0, 0, 0x02008081u,
+       {GIO_AMO_FETCH, GIO_AMO_CSWAP}},
+  };
+  uint16_t idx = 0;
+  for (const masked_case& c : cases) {
+    SCOPED_TRACE(c.what);
+    io.ops.clear();
+    set_remote<uint32_t>(256, c.old);
+    set_remote<uint32_t>(260, 0x600df00du);
+    memset(h.local.data() + 16, 0xee, 8);
+    expect_ok(run(amo(c.opcode, idx, h.raddr(256), c.swap_add, c.compare, h.laddr(16), 4, kRkey, kLkey, 4, c.swap_mask,
+                      c.compare_mask),
+                  idx),
+              c.opcode, 4);
+    ++idx;
+    EXPECT_EQ(remote_at<uint32_t>(256), c.want) << std::hex << "word 0x" << remote_at<uint32_t>(256);
+    EXPECT_EQ(remote_at<uint32_t>(260), 0x600df00du) << "neighbour untouched";
+    uint32_t fetched, after;
+    memcpy(&fetched, h.local.data() + 16, 4);
+    memcpy(&after, h.local.data() + 20, 4);
+    EXPECT_EQ(fetched, c.old) << "the old value lands in host byte order";
+    EXPECT_EQ(after, 0xeeeeeeeeu) << "a 4-byte result writes 4 bytes";
+    EXPECT_EQ(io.ops, c.ops);
+    EXPECT_FALSE(io.mixed_amo);
+  }
+}
+
+// Masks that need the compare-swap loop, while another agent keeps changing the word: the loop
+// retries on what it saw, and the fetched value is the word the update finally applied to.
+TEST_F(SoftnicExec, MaskedLoopRetriesOnWhatItSaw) {
+  set_remote<uint32_t>(64, 0x01ff7f7du);
+  io.interfere_left = 3;  // the fetch and the first two compare-swaps each find the word one higher
+  expect_ok(run(amo(OP_ATOMIC_MASKED_FA, 0, h.raddr(64), 0x01010101u, 0x80808080u, h.laddr(0), 4)),
+            OP_ATOMIC_MASKED_FA, 4);
+  EXPECT_EQ(io.ops, (std::vector<int>{GIO_AMO_FETCH, GIO_AMO_CSWAP, GIO_AMO_CSWAP, GIO_AMO_CSWAP}));
+  uint32_t fetched;
+  memcpy(&fetched, h.local.data(), 4);
+  EXPECT_EQ(fetched, 0x01ff7f80u);
+  EXPECT_EQ(remote_at<uint32_t>(64), 0x02008081u);
+}
+
+// A word that changes before every try: the loop gives up after kSoftnicMaskedTries compare-swaps
+// with a completion error, having written neither the word nor the result.
+TEST_F(SoftnicExec, MaskedLoopGivesUpWithARemoteOpError) {
+  set_remote<uint32_t>(64, 100);
+  const std::vector<uint8_t> local0 = h.local;
+  io.interfere_left = 1 << 30;
+  const softnic_result r = run(amo(OP_ATOMIC_MASKED_CS, 0, h.raddr(64), 0x12000000u, 0, h.laddr(0), 4, kRkey, kLkey,
+                                   4, 0xff000000u, 0));  // sets the top byte to 0x12: never a no-op here
+  EXPECT_EQ(r.cqe_opcode, CQE_REQ_ERR);
+  EXPECT_EQ(r.syndrome, SYND_REMOTE_OP);
+  EXPECT_TRUE(r.signalled);
+  EXPECT_EQ(io.amos, 1 + gio::kSoftnicMaskedTries);
+  EXPECT_EQ(remote_at<uint32_t>(64), 100u + 1 + gio::kSoftnicMaskedTries) << "only the other agent's updates";
+  EXPECT_TRUE(h.local == local0) << "no result written";
+}
+
 TEST_F(SoftnicExec, NopCompletesWithoutTouchingMemory) {
   wqe w;
   set_ctrl(w.ctrl(), 0, OP_NOP, 0, kQpn, 1, CE_CQ_UPDATE, 0);

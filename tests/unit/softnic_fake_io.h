@@ -43,7 +43,11 @@ struct fake_io final : gio::softnic_io {
   bool stray = false;      // a write outside both heaps was attempted (and suppressed)
   bool stray_read = false; // a copy from outside the heaps and `readable` (other than an 8-byte value)
   bool bad_amo = false;    // an atomic with an unknown op, size or alignment
+  bool mixed_amo = false;  // atomics on more than one address
   int amos = 0;
+  uintptr_t amo_at = 0;
+  std::vector<int> ops;    // each atomic's gio_amo_op, in order
+  int interfere_left = 0;  // the next this many atomics find the word just incremented by another agent
 
   write_range readable{0, 0};  // one more readable range (the WQE, for inline payloads)
 
@@ -71,16 +75,33 @@ struct fake_io final : gio::softnic_io {
       stray = true;
       return 0;
     }
-    if ((size != 4 && size != 8) || (uintptr_t)p % size || (op != GIO_AMO_FETCH_ADD && op != GIO_AMO_CSWAP)) {
+    if ((size != 4 && size != 8) || (uintptr_t)p % size) {
       bad_amo = true;
       return 0;
     }
+    if (amo_at && amo_at != (uintptr_t)p) mixed_amo = true;
+    amo_at = (uintptr_t)p;
     const uint64_t mask = size == 8 ? ~0ull : 0xffffffffull;
     uint64_t old = 0;
     memcpy(&old, p, size);  // little-endian host: the low `size` bytes
+    if (interfere_left > 0) {  // another agent updates the word just before this atomic
+      --interfere_left;
+      old = (old + 1) & mask;
+      memcpy(p, &old, size);
+    }
     uint64_t next = old;
-    if (op == GIO_AMO_FETCH_ADD) next = (old + value) & mask;
-    if (op == GIO_AMO_CSWAP && old == (compare & mask)) next = value & mask;
+    switch (op) {
+      case GIO_AMO_FETCH: break;
+      case GIO_AMO_SWAP: next = value; break;
+      case GIO_AMO_CSWAP: next = old == (compare & mask) ? value : old; break;
+      case GIO_AMO_FETCH_ADD: next = old + value; break;
+      case GIO_AMO_FETCH_AND: next = old & value; break;
+      case GIO_AMO_FETCH_OR: next = old | value; break;
+      case GIO_AMO_FETCH_XOR: next = old ^ value; break;
+      default: bad_amo = true; return 0;  // SET returns no old value: never for a fetching NIC atomic
+    }
+    ops.push_back(op);
+    next &= mask;
     memcpy(p, &next, size);
     return old;
   }
@@ -109,17 +130,19 @@ inline wqe rw(uint8_t opcode, uint16_t idx, uint64_t raddr, uint32_t len, uint64
   mlx5::set_data((mlx5::data_seg*)(w.b + 32), len, lkey, laddr);
   return w;
 }
-// ctrl + raddr + atomic + data: 8-byte, or masked 4-byte (operand, compare, masks as BE32 words).
+// ctrl + raddr + atomic + data: 8-byte, or masked 4-byte (runtime/mlx5/wqe.h: operand, compare or
+// field boundary, then compare-swap's masks, all ones by default: a plain compare-swap).
 inline wqe amo(uint8_t opcode, uint16_t idx, uint64_t raddr, uint64_t swap_add, uint64_t compare, uint64_t laddr,
-               size_t size = 8, uint32_t rkey = kRkey, uint32_t lkey = kLkey, uint8_t ds = 4) {
+               size_t size = 8, uint32_t rkey = kRkey, uint32_t lkey = kLkey, uint8_t ds = 4,
+               uint32_t swap_mask = ~0u, uint32_t compare_mask = ~0u) {
   wqe w;
   mlx5::set_ctrl(w.ctrl(), idx, opcode, size == 4 ? mlx5::OPMOD_ATOMIC_4B : 0, kQpn, ds, mlx5::CE_CQ_UPDATE, 0);
   mlx5::set_raddr((mlx5::raddr_seg*)(w.b + 16), raddr, rkey);
   if (size == 8) {
     mlx5::set_atomic((mlx5::atomic_seg*)(w.b + 32), swap_add, compare);
   } else {
-    const uint32_t words[4] = {mlx5::be32((uint32_t)swap_add), mlx5::be32((uint32_t)compare), ~0u, ~0u};
-    memcpy(w.b + 32, words, sizeof words);
+    mlx5::masked4_words((uint32_t*)(w.b + 32), opcode == mlx5::OP_ATOMIC_MASKED_CS, (uint32_t)swap_add,
+                        (uint32_t)compare, swap_mask, compare_mask);
   }
   mlx5::set_data((mlx5::data_seg*)(w.b + 48), (uint32_t)size, lkey, laddr);
   return w;

@@ -102,9 +102,10 @@ inline ::testing::AssertionResult synced() {
 // Whether this node runs more PEs than it has GPUs. Their processes then share a GPU in time
 // slices, and every operation that needs a kernel of another process, or one of its own launched
 // from a host thread (a softnic or proxy atomic on GPU memory, a host atomic on the GPU heap),
-// waits for a slice: milliseconds where it takes microseconds with a GPU per PE (func.test_amo.gda.np2
-// on one H200: over 60 s for one contended swap loop). Tests whose cost is thousands of such
-// operations run fewer of them there. Always false on the host platform.
+// waits for a slice: milliseconds where it takes microseconds with a GPU per PE (on one H200 shared
+// by 2 PEs, func.test_amo.proxy.np2's AmoStdDevice.int, about 70,000 atomics, took 231 s). Tests
+// whose cost is thousands of such operations run fewer of them there. Always false on the host
+// platform.
 inline bool pes_share_gpu() {
 #if defined(GIO_PLATFORM_HOST)
   return false;

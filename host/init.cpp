@@ -265,6 +265,22 @@ extern "C" int shmem_init_thread(int requested, int* provided) {
 
 extern "C" void shmem_init(void) { shmem_init_thread(SHMEM_THREAD_SINGLE, nullptr); }
 
+// start_pes, from OpenSHMEM 1.2 and earlier, which had no shmem_finalize: its programs end without
+// one, so the library finalizes at exit (the exit check in boot, registered earlier by the
+// initialization, runs after this handler and finds the PE finalized). Later calls have no effect.
+namespace {
+bool g_started_pes = false;
+void finalize_started_pes_at_exit() {
+  if (rt().initialized) shmem_finalize();
+}
+}  // namespace
+extern "C" void gio_host_start_pes(void) {
+  if (g_started_pes && rt().initialized) return;
+  shmem_init();
+  if (!g_started_pes) atexit(finalize_started_pes_at_exit);
+  g_started_pes = true;
+}
+
 extern "C" void shmem_query_thread(int* provided) {
   *provided = rt_checked("shmem_query_thread").thread_level;
 }

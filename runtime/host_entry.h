@@ -25,6 +25,8 @@ void gio_host_sync_all(void);
 void gio_host_putmem_signal(const char* routine, gio_ctx_v1* ctx, void* dest, const void* src,
                             size_t n, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe);
 uint64_t gio_host_signal_fetch(const uint64_t* sig_addr);
+// start_pes (OpenSHMEM 1.2): shmem_init once, and shmem_finalize at exit if the program did not.
+void gio_host_start_pes(void);
 int gio_host_my_pe(void);
 int gio_host_n_pes(void);
 void* gio_host_ptr(const void* dest, int pe);

@@ -237,7 +237,7 @@
   GIO_C_X(void, shmem_##NAME##_wait, (T* ivar, T cmp_value),                                               \
     (void)gio_c_wait_until<T>(__func__, ivar, GIO_C_CMP_NE, cmp_value))
 #define GIO_C_FAMILY_LEGACY                                                                                \
-  GIO_C_X(void, start_pes, (int npes), ((void)npes, shmem_init()))                                         \
+  GIO_C_X(void, start_pes, (int npes), ((void)npes, gio_host_start_pes()))                                   \
   GIO_C_X(int, _my_pe, (void), gio_host_my_pe())                                                           \
   GIO_C_X(int, _num_pes, (void), gio_host_n_pes())                                                         \
   GIO_C_X(void*, shmalloc, (size_t size), shmem_malloc(size))                                              \

@@ -46,8 +46,8 @@ GIO_HOST_DEVICE_INLINE int shmem_n_pes(void) {
 namespace gio {
 namespace dev {
 // Address of `dest` on `pe` usable by plain loads/stores in a kernel, or nullptr.
-GIO_DEVICE_INLINE void* ptr(const void* dest, int pe) {
-  const gio_device_state_v1& st = state_checked("shmem_ptr");
+GIO_DEVICE_INLINE void* ptr(const void* dest, int pe, const char* routine = "shmem_ptr") {
+  const gio_device_state_v1& st = state_checked(routine);
   const uint8_t* a = (const uint8_t*)dest;
   if ((unsigned)pe >= (unsigned)st.n_pes) return nullptr;
   if (a < st.heap_base + GIO_HEAP_RESERVED || a >= st.heap_base + st.heap_size) return nullptr;

@@ -30,6 +30,13 @@
 
 GIO_DEVICE_INLINE int shmemg_my_pe(void) { return ::gio::dev::state_checked("shmemg_my_pe").my_pe; }
 GIO_DEVICE_INLINE int shmemg_n_pes(void) { return ::gio::dev::state_checked("shmemg_n_pes").n_pes; }
+// `dest` on `pe` (a PE of the team) for plain loads and stores in this kernel, or NULL where only
+// RMA reaches it: shmem_ptr and shmem_team_ptr's device forms, as the draft's examples use them.
+GIO_DEVICE_INLINE void* shmemg_ptr(const void* dest, int pe) { return ::gio::dev::ptr(dest, pe, "shmemg_ptr"); }
+GIO_DEVICE_INLINE void* shmemg_team_ptr(shmem_team_t team, const void* dest, int pe) {
+  const int world = shmem_team_translate_pe(team, pe, SHMEM_TEAM_WORLD);
+  return world < 0 ? nullptr : ::gio::dev::ptr(dest, world, "shmemg_team_ptr");
+}
 
 // RMA and put-with-signal at one granularity: SFX is the name's suffix (none, _tg, _htg), S the
 // device scope that carries it out.

@@ -364,3 +364,40 @@ TEST(Shmemg, QueriesAndDeviceHandles) {
   EXPECT_TRUE(SHMEM_DEVICE_CTX_DEFAULT == SHMEM_CTX_DEFAULT);
   shmem_barrier_all();
 }
+
+// shmemg_ptr (the draft's example programs use it): where the neighbour's GPU heap is reachable by
+// loads and stores (p2p) a plain store lands there; elsewhere it is NULL and a put does the work.
+// shmemg_team_ptr numbers the PE in a team, here SHMEM_DEVICE_TEAM_WORLD.
+namespace {
+__global__ void ptr_kernel(long* dest, int* direct, int peer) {
+  long* r = (long*)shmemg_ptr(dest, peer);
+  void* t = shmemg_team_ptr(SHMEM_DEVICE_TEAM_WORLD, dest, peer);
+  direct[0] = r != nullptr;
+  direct[1] = t == (void*)r;
+  direct[2] = shmemg_ptr(dest, shmemg_my_pe()) == (void*)dest;  // its own heap: always
+  direct[3] = shmemg_ptr(dest, shmemg_n_pes()) == nullptr;       // no such PE
+  const long v = 1000 + shmemg_my_pe();
+  if (r) {
+    *r = v;
+  } else {
+    shmemg_putmem(dest, &v, sizeof v, peer);
+    shmemg_quiet();
+  }
+}
+}  // namespace
+
+TEST(Shmemg, PtrStoresWhereReachable) {
+  gsym<long> dest(1);
+  dbuf<int> direct(4);
+  shmem_barrier_all();
+  hipLaunchKernelGGL(ptr_kernel, dim3(1), dim3(1), 0, 0, dest.get(), direct.get(), next_pe());
+  ASSERT_TRUE(synced());
+  shmem_barrier_all();
+  const std::vector<int> d = direct.read();
+  EXPECT_EQ(d[0] != 0, shmem_ptr(dest.get(), next_pe()) != nullptr) << "shmemg_ptr agrees with the host's shmem_ptr";
+  EXPECT_EQ(d[1], 1) << "shmemg_team_ptr on SHMEM_DEVICE_TEAM_WORLD";
+  EXPECT_EQ(d[2], 1) << "shmemg_ptr to this PE";
+  EXPECT_EQ(d[3], 1) << "shmemg_ptr to PE n_pes";
+  EXPECT_EQ(dest.read()[0], 1000 + prev_pe());
+  shmem_barrier_all();
+}

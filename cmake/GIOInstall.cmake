@@ -78,3 +78,7 @@ foreach(tool oshcc oshc++)
   install(PROGRAMS ${CMAKE_BINARY_DIR}/tools/${tool} DESTINATION ${CMAKE_INSTALL_BINDIR})
 endforeach()
 install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/giorun DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME oshrun)
+# gio-chevrons: the host platform's wrappers rewrite <<<...>>> launches with it (host/tools/chevrons.cpp).
+if(GIO_PLATFORM STREQUAL "host")
+  install(TARGETS gio-chevrons DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gio)
+endif()

@@ -4,8 +4,8 @@
 # three ways a user would: oshc++ (compile, then link the object alone), find_package(GIO) with
 # gio_kernel_sources, and pkg-config; ring.hip (a .hip file) through oshc++ and CMake; hello.c
 # through oshcc, also as build systems call it (OSHCC naming the wrapper itself); complex_c_types.cpp
-# (C++ with C's complex types) through oshc++; and the wrappers must refuse GIO_CC/GIO_CXX naming a
-# wrapper. On the host platform the installed gio-info runs,
+# (C++ with C's complex types) and chevrons.cu (<<<...>>> launches) through oshc++; and the wrappers
+# must refuse GIO_CC/GIO_CXX naming a wrapper. On the host platform the installed gio-info runs,
 # and each program runs on 2 PEs under oshrun; on cuda and hip this is a compile check (tests/run.sh
 # runs it after those builds).
 # GIO_CHECK_PREFIX=DIR checks a copy of an install made by hand instead of installing BUILD_DIR.
@@ -75,6 +75,11 @@ progs+=(hello_c)
 step "oshc++ on C++ written with C's complex types (<complex.h>, _Complex, creal)"
 "$prefix/bin/oshc++" -O2 -o hello_complex "$src/complex_c_types.cpp"
 progs+=(hello_complex)
+step "oshc++ on CUDA-syntax kernel launches (<<<...>>>)"
+"$prefix/bin/oshc++" -O2 -o hello_chevrons "$src/chevrons.cu"
+"$prefix/bin/oshc++" -O2 -c "$src/chevrons.cu" -o chevrons.o
+[[ -s chevrons.o ]] || { echo "install check: oshc++ -c chevrons.cu wrote no object" >&2; exit 1; }
+progs+=(hello_chevrons)
 
 step "GIO_CC / GIO_CXX naming a wrapper: refused"
 refused() {  # refused REGEX COMMAND...: the command must fail within 20 s, saying REGEX
@@ -104,7 +109,7 @@ for p in "${progs[@]}"; do
   out=$(GIO_TIMEOUT_MS=60000 "$prefix/bin/oshrun" -n 2 "./$p" 2>&1) || { printf '%s\n' "$out"; exit 1; }
   printf '%s\n' "$out"
   for pe in 0 1; do
-    grep -Eq "^hello_(hip|c|ring|complex): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
+    grep -Eq "^hello_(hip|c|ring|complex|chevrons): PE $pe of 2: ok$" <<<"$out" || { echo "install check: PE $pe of $p not ok" >&2; exit 1; }
   done
 done
 step "passed"

@@ -5,7 +5,7 @@
 //  - cuda: HIP's names onto the CUDA runtime (runtime/cuda_hip_compat.h: the names GIO and
 //    its apps use; HIP's own NVIDIA headers do not build with CUDA 13). <<<...>>> works as in CUDA.
 //  - host: the CPU emulator (device/platform/host/hip_host.h), launched with hipLaunchKernelGGL
-//    (a C++ compiler has no <<<...>>>).
+//    (a C++ compiler has no <<<...>>>: oshcc/oshc++ rewrite such launches, host/tools/chevrons.cpp).
 #pragma once
 #include "gio_config.h"
 

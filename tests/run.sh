@@ -8,7 +8,8 @@
 #     (and over the proxy under ASan);
 #  4. compiles the cuda platform (sm_90) with every test, app and example (and the NVSHMEM twin),
 #     and checks the machine code of the cooperative scopes: their syncs after a one-lane post and
-#     their loops of calls (tests/sass/check_scope_sync.py, check_put_loop.py, check_call_branch.py);
+#     their loops of calls, and one thread's small put in its inline form (tests/sass/check_scope_sync.py,
+#     check_put_loop.py, check_call_branch.py, check_thread_put.py);
 #  5. compiles the hip platform (gfx90a) with every test, app and example, and the kernels that
 #     reach every part of the device API again for gfx940.
 # Every step runs, whatever an earlier one did (a step whose prerequisite failed is marked skipped);
@@ -185,6 +186,7 @@ cuda_build() {
 sass_scope_sync() { python3 tests/sass/check_scope_sync.py build-cuda; }
 sass_put_loop() { python3 tests/sass/check_put_loop.py build-cuda; }
 sass_call_branch() { python3 tests/sass/check_call_branch.py build-cuda; }
+sass_thread_put() { python3 tests/sass/check_thread_put.py build-cuda; }
 cuda_install() { export PATH="$PATH:/usr/local/cuda/bin"; tests/install/check.sh build-cuda; }
 cuda="cuda platform: compile everything for sm_90"
 if [[ "${GIO_SKIP_CUDA:-0}" == 1 ]]; then
@@ -195,6 +197,8 @@ elif need nvcc || [[ -x /usr/local/cuda/bin/nvcc ]]; then
   run_step "cuda platform: a loop of cooperative puts keeps the peer's state out of the loop (tests/sass)" sass_put_loop "$cuda"
   run_step "cuda platform: a loop of wave puts skips the out-of-line call with no convergence-barrier work (tests/sass)" \
     sass_call_branch "$cuda"
+  run_step "cuda platform: one thread's put of 8-128 bytes is inline: no call, no stack frame (tests/sass)" \
+    sass_thread_put "$cuda"
   run_step "cuda platform: the installed package (oshc++, find_package, pkg-config; compile only)" cuda_install "$cuda"
 else
   # CI must compile the cuda platform: a machine without nvcc fails this step (GIO_SKIP_CUDA=1 skips it).

@@ -7,10 +7,15 @@
 //  put_nbi_call    cycles per b_put_nbi<S> call, back to back, one work-group, one target
 //  raw_store_call  cycles per raw copy at scope S (absent when the target is not load/store mapped)
 //  overhead        put_nbi_call - raw_store_call (a median of per-rep differences)
+//  raw_vec_call    thread scope: cycles per raw copy of 16-byte words, up to 16 loads in flight
+//                  before their stores (the fastest a lone thread's copy runs; absent unless both
+//                  addresses and the size are multiples of 16)
 //
 // Only PE A runs; the target is PE B (--pair A,A: A's own heap). No quiet inside the timed loop:
 // the puts complete in one quiet after it (outside the timing), as a message-rate loop's would.
 // On the host platform the "cycles" are clock64's nanoseconds.
+#include <type_traits>
+
 #include "harness.h"
 
 namespace bench {
@@ -21,7 +26,7 @@ struct cost_args {
   const uint8_t* src;  // symmetric, local
   size_t bytes;
   int pe, warmup, iters;
-  uint64_t* out;  // [0]: put_nbi cycles, [1]: raw cycles (0: not mapped)
+  uint64_t* out;  // [0]: put_nbi cycles, [1]: raw cycles (0: not mapped), [2]: raw_vec cycles (0: none)
   int* ctx_fail;
 };
 
@@ -34,6 +39,26 @@ B_DFN void raw_copy(uint8_t* d, const uint8_t* s, size_t n) {
   } else {
     for (size_t i = lane; i < n; i += lanes) ((volatile uint8_t*)d)[i] = s[i];
   }
+}
+
+// One thread copies n bytes (a multiple of 16, both ends 16-byte aligned) in 16-byte words, a batch
+// of up to 16 loads before its stores. The compiler barrier keeps each call's loads and stores in
+// place: the calls repeat the same bytes, which the compiler could otherwise merge.
+B_DFN void raw_copy_vec(uint8_t* d, const uint8_t* s, size_t n) {
+  struct alignas(16) w16 {
+    unsigned long long a, b;
+  };
+  const size_t words = n / 16;
+  for (size_t i = 0; i < words; i += 16) {
+    w16 v[16];
+#pragma unroll
+    for (int k = 0; k < 16; ++k)
+      if (i + k < words) v[k] = ((const w16*)s)[i + k];
+#pragma unroll
+    for (int k = 0; k < 16; ++k)
+      if (i + k < words) ((w16*)d)[i + k] = v[k];
+  }
+  asm volatile("" ::: "memory");
 }
 
 template <class S>
@@ -60,7 +85,18 @@ __global__ void k_callcost(cost_args a) {
     raw = b_cycles() - t0;
     if (raw == 0) raw = 1;  // 0 means "not mapped" to the host
   }
-  if (threadIdx.x == 0) a.out[0] = put, a.out[1] = raw;
+  uint64_t vec = 0;
+  if constexpr (std::is_same<S, b_thread>::value) {
+    if (mapped && (((uintptr_t)mapped | (uintptr_t)a.src | a.bytes) & 15) == 0) {
+      for (int i = 0; i < a.warmup + a.iters; ++i) {
+        if (i == a.warmup) t0 = b_cycles();
+        raw_copy_vec(mapped, a.src, a.bytes);
+      }
+      vec = b_cycles() - t0;
+      if (vec == 0) vec = 1;
+    }
+  }
+  if (threadIdx.x == 0) a.out[0] = put, a.out[1] = raw, a.out[2] = vec;
   b_ctx_destroy(ctx);
 }
 
@@ -73,12 +109,12 @@ void run_callcost() {
   uint8_t* src = (uint8_t*)b_malloc(max);
   uint64_t* out = nullptr;
   hip_check(hipMemset(src, 0x5a, max), "hipMemset(src)");
-  hip_check(hipMalloc(&out, 2 * sizeof(uint64_t)), "hipMalloc(out)");
+  hip_check(hipMalloc(&out, 3 * sizeof(uint64_t)), "hipMalloc(out)");
   bool noted = false;
   for (scope_t sc : g_opt.scopes)
     for (size_t bytes : sizes) {
       cost_args a{dst, src, bytes, peer_pe(), g_opt.warmup, g_opt.iters, out, ctx_fail_counter()};
-      std::vector<double> put, raw, over;
+      std::vector<double> put, raw, over, vec;
       for (int rep = 0; rep < g_opt.reps; ++rep) {
         pair_step(nullptr, 0, [&] {
           if (!is_a()) return;
@@ -88,19 +124,21 @@ void run_callcost() {
           hip_check(hipGetLastError(), "launching k_callcost");
         });
         if (!is_a()) continue;
-        uint64_t c[2];
+        uint64_t c[3];
         fetch(c, out, sizeof c, g_env.me);
         put.push_back((double)c[0] / g_opt.iters);
         if (c[1]) {
           raw.push_back((double)c[1] / g_opt.iters);
           over.push_back(put.back() - raw.back());
         }
+        if (c[2]) vec.push_back((double)c[2] / g_opt.iters);
       }
       if (!is_a()) continue;
       report({"callcost", scope_name(sc), "put_nbi_call", "cycles", bytes, 1, summarize(put)});
       if (!raw.empty()) {
         report({"callcost", scope_name(sc), "raw_store_call", "cycles", bytes, 1, summarize(raw)});
         report({"callcost", scope_name(sc), "overhead", "cycles", bytes, 1, summarize(over)});
+        if (!vec.empty()) report({"callcost", scope_name(sc), "raw_vec_call", "cycles", bytes, 1, summarize(vec)});
       } else if (!noted) {
         fprintf(stderr, "gio-bench: callcost: PE %d's heap is not load/store mapped from PE %d: no raw-store probe\n",
                 peer_pe(), g_env.me);

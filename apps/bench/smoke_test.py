@@ -25,7 +25,8 @@ EXPECTED = {
     "bw": {"bw_uni"},
     "msgrate": {"msgrate_uni"},
     "loggop": {"prtt_1_0", "prtt_n_0", "prtt_n_d", "o", "L", "g", "G", "S"},
-    # raw_store_call and overhead only where the target is load/store mapped (check_file adds them).
+    # raw_store_call, overhead and raw_vec_call only where the target is load/store mapped (check_file
+    # adds them).
     "callcost": {"put_nbi_call"},
 }
 BIDIR = {"bw": "bw_bidir", "msgrate": "msgrate_bidir"}
@@ -193,7 +194,7 @@ def check_strided(args):
 def check_file(path, sub, expected, transport=None, self_pair=False):
     errors = []
     if sub == "callcost" and transport == "p2p":  # the peer's heap is mapped: the probe must run
-        expected = expected | {"raw_store_call", "overhead"}
+        expected = expected | {"raw_store_call", "overhead", "raw_vec_call"}
     seen = set()
     with open(path) as f:
         lines = [l for l in f if l.strip()]

@@ -71,25 +71,27 @@ __device__ inline void store_release_sys_u32(uint32_t* p, uint32_t v) {
 #endif
 }
 
-// The one-lane path cut after `upto` steps (1..6), as post_batch + ring_batch run it for a batch of one.
+// The one-lane path cut after `upto` steps (1..6), as post_batch + ring_batch run it for a lone lane:
+// the queue's view loaded up front, then the steps, in the same order.
 __device__ inline unsigned long long path(gio_gda_queue_v1* q, int upto, uint64_t k) {
   using namespace gio;
   const char* rt = "gio-gda-post probe";
+  const dev::gda::queue_view v = dev::gda::view_of(q, GIO_GDA_T_PUT);
   const uint64_t base = plat::atomic_fetch_add_device((unsigned long long*)&q->reserved, 1ull);
   const uint64_t pub = plat::load_before_fence_device((const unsigned long long*)&q->published);
   const uint64_t done = dev::gda::completed_for_post(q);
   if (upto == 1) return base + pub + done;
-  const uint32_t slot = (uint32_t)base & (q->sq_slots - 1);
-  dev::gda::wait_slot_free(rt, q, base, done);
+  const uint32_t slot = (uint32_t)base & (v.slots - 1);
+  dev::gda::wait_slot_free(rt, q, v.slots, base, done);
   dev::gda::wqe_args a{0x10000ull + k * 64, 0x20000ull + k * 64, 64, 0, 0, 0, false};
-  const uint64_t ctrl = dev::gda::post_fill(rt, q, base, slot, GIO_GDA_T_PUT, a, false);
+  const uint64_t ctrl = dev::gda::post_fill(rt, q, v, base, slot, GIO_GDA_T_PUT, a, false);
   if (upto == 2) return ctrl + pub;
-  dev::gda::nic_order_fence(q);
+  dev::gda::nic_order_fence(v.order_system);
   if (upto == 3) return ctrl + pub;
-  if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;
-  plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + 1) & 0xffff));
+  if (v.hdp_flush) *(volatile uint32_t*)v.hdp_flush = 1u;
+  plat::store_after_fence_system(&v.dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + 1) & 0xffff));
   if (upto == 4) return ctrl + pub;
-  plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, dev::gda::nic_order_system(q));
+  plat::store_release_system_or_device((unsigned long long*)v.db, ctrl, v.order_system);
   if (upto == 5) return ctrl + pub;
   plat::store_release_device((unsigned long long*)&q->published, base + 1);
   return ctrl + pub;

@@ -154,6 +154,39 @@ GIO_DEVICE_INLINE bool copy_lane_words(uintptr_t align, uint8_t* d, const uint8_
   return copy_lane_words_of<uint8_t, K, LoadFirst>(d, s, n, go, lane, lanes);
 }
 
+// One thread's whole small put: the words of one width (16, 8, 4, 2 or 1 bytes: the widest that
+// divides both addresses and n, as copy_lane_words picks it), every load in flight before the first
+// store, each predicated on lying inside n, no loop, no call: up to 16 bytes in words of any width,
+// up to 128 in 16- or 8-byte words, up to 64 in 4-byte words. Returns false, having stored nothing,
+// for anything larger (the caller takes the general copy, p2p.h) or when `go` is false (LoadFirst:
+// the loads went out anyway, as a cooperative put's do, so the transport's and the mapping's
+// constant loads overlap them).
+//
+// Why the general copy is not enough: its head, its batched tail and their 64-bit compares cost a
+// 32-128 B put about 340 cycles more than a 16 B one on an H200, against NVSHMEM's plain loop
+// (gio-bench callcost --scope thread; tests/sass/check_thread_put.py keeps this form). The width
+// includes n, not only the addresses, so threads of a wave putting n bytes each at consecutive
+// addresses all take the same width and their stores coalesce (8 B at 8 B strides: every second
+// address is also 16-byte aligned, but n is not). Up to 16 bytes has a form of its own, with at most
+// 16 / width words: a thread's 8-byte put (a message-rate loop's) issues two predicated words, not
+// sixteen. Every word is loaded before the first is stored, so a source that overlaps the
+// destination (a put to this PE inside one buffer) is moved as memmove moves it.
+constexpr size_t kThreadInlineMax = 128;
+template <size_t M, bool LoadFirst>
+GIO_DEVICE_INLINE bool copy_thread_upto(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {
+  if ((align & 15) == 0) return copy_lane_words_of<word16::type, M / 16, LoadFirst>(d, s, n, go, 0, 1);
+  if ((align & 7) == 0) return copy_lane_words_of<word8::type, M / 8, LoadFirst>(d, s, n, go, 0, 1);
+  if ((align & 3) == 0) return copy_lane_words_of<word4::type, (M / 4 < 16 ? M / 4 : 16), LoadFirst>(d, s, n, go, 0, 1);
+  if (M > 16) return false;  // 2- and 1-byte words: 16 bytes at most, the form below
+  if ((align & 1) == 0) return copy_lane_words_of<unsigned short, M / 2, LoadFirst>(d, s, n, go, 0, 1);
+  return copy_lane_words_of<uint8_t, M, LoadFirst>(d, s, n, go, 0, 1);
+}
+template <bool LoadFirst>
+GIO_DEVICE_INLINE bool copy_thread_small(uintptr_t align, uint8_t* d, const uint8_t* s, size_t n, bool go) {
+  if (n <= 16) return copy_thread_upto<16, LoadFirst>(align, d, s, n, go);
+  return copy_thread_upto<kThreadInlineMax, LoadFirst>(align, d, s, n, go);
+}
+
 // Copy n bytes with the widest access both pointers' alignment allows.
 template <typename S>
 GIO_DEVICE_INLINE void copy_bytes(void* dst, const void* src, size_t n) {

@@ -18,7 +18,7 @@ struct scope_thread {
   // the load latency behind, so it goes deeper (16 x 16 B = 64 registers) than a lane of a group.
   // (An L1 prefetch of the source first gained nothing on H200: 4 KiB stayed at 6.4-6.5 us.)
   static constexpr unsigned copy_batch = 16;
-  static constexpr unsigned inline_words = 1;  // (unused: a thread's put keeps its own paths inline)
+  static constexpr unsigned inline_words = 1;  // (unused: a thread's put has copy_thread_small)
 };
 struct scope_wave {
   static constexpr bool one_lane = false;

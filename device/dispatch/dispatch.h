@@ -130,14 +130,30 @@ GIO_DEVICE_NOINLINE void put_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 // state on the stack (255 registers, a 1.7 KiB frame, loads from local memory on every call). The
 // call costs little next to a larger copy or a queue post. The source words are loaded before the
 // transport and the peer's mapping are read, so those constant loads overlap the loads' latency
-// (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put keeps the whole
-// switch inline: its small copies and its bulk-copy path were tuned that way (p2p.h, bulk.h).
+// (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put inlines its own
+// small copy the same way (copy_thread_small) where the platform takes it (plat::thread_put_inline:
+// cuda and host, not hip) and keeps the whole switch inline after it: its larger copies and its
+// bulk-copy path were tuned that way (p2p.h, bulk.h).
 static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
 
 template <typename S>
 GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   pe = ctx_pe(rt, ctx, pe);
-  if constexpr (S::one_lane) {
+  if constexpr (S::one_lane && plat::thread_put_inline) {
+    // As the cooperative scopes below: the transport and the mapping are read before the checks,
+    // and a small p2p put is one straight run of loads, then stores (copy_thread_small), before the
+    // general switch is reached. Larger sizes, and the other transports, keep the switch inline.
+    const gio_device_state_v1& st = GIO_DSTATE;
+    const int at = pe & (GIO_MAX_PES - 1);
+    const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
+    uint8_t* const mapped = p2p::remote_global(st, dst, at);
+    if (!check_rma(rt, ctx, dst, n, pe)) return;
+    if (n <= kThreadInlineMax &&
+        copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))
+      return;
+    put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
+  } else if constexpr (S::one_lane) {
+    // The platform keeps a thread's put to the switch (plat::thread_put_inline).
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {

@@ -65,6 +65,30 @@ GIO_DEVICE_INLINE bool fence_take(gio_ctx_v1* ctx, int pe) {
 
 GIO_DEVICE_INLINE uint64_t load64(const uint64_t* p) { return plat::atomic_load_acquire(p); }
 
+// What a post reads of its queue's descriptor and of one template: fields the host wrote before any
+// kernel ran and never changes, so they need no ordering. They are loaded together when the post
+// starts, in flight with each other and with the reservation, and kept in registers. Read from the
+// descriptor where each was needed, they were L2 round trips one after the other (the acquire of
+// `completed` and the ring's fence invalidate the L1 the first reads filled, and every atomic's
+// memory clobber makes the compiler load again): sq_slots before the reservation could go out,
+// sq_slots again, the hold and kind arrays' addresses, the template and the SQ's address, the
+// flags, then after the fence the HDP register, the record's and the doorbell's addresses. A lone
+// lane's post cost 5,993 cycles against 2,702 for its steps alone on an H200 (gio-gda-post, thread
+// scope, and its step probe, apps/gda_post).
+struct queue_view {
+  uint8_t* sq;
+  uint64_t* scratch;
+  uint8_t* slot_kind;
+  uint32_t* slot_hold;
+  uint32_t* dbrec;
+  uint64_t* db;
+  uint32_t* hdp_flush;
+  uint32_t slots;
+  uint32_t qpn_ds;  // template `kind`'s (BE)
+  uint32_t op;      // template `kind`'s opmod << 24 | opcode
+  bool order_system;  // nic_order_system
+};
+
 [[noreturn]] GIO_DEVICE_NOINLINE void completion_error(const char* rt, const gio_gda_queue_v1* q) {
   const mlx5::cqe64* c = q->cq;
   const uint16_t ctr = mlx5::be16(plat::load_polled(&c->wqe_counter));
@@ -152,20 +176,23 @@ GIO_DEVICE_INLINE uint64_t ctrl_word(uint32_t opmod_idx_opcode, uint32_t qpn_ds)
   return (uint64_t)opmod_idx_opcode | ((uint64_t)qpn_ds << 32);
 }
 // The ctrl segment's first word (BE) for WQE `idx` of template `t`: opmod, the 16-bit index, opcode.
+GIO_DEVICE_INLINE uint32_t ctrl_idx_word(uint32_t op, uint64_t idx) {
+  return mlx5::be32(op | ((uint32_t)(idx & 0xffff) << 8));
+}
 GIO_DEVICE_INLINE uint32_t ctrl_idx_word(const gio_gda_tmpl_v1& t, uint64_t idx) {
-  return mlx5::be32(((uint32_t)t.opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | t.opcode);
+  return ctrl_idx_word(((uint32_t)t.opmod << 24) | t.opcode, idx);
 }
 
 // Dynamic fields of WQE `idx` (in `slot`): index word, remote address, operands, local side.
 // Returns the WQE's first 8 bytes as written (ctrl_word), so the doorbell need not read them back.
-GIO_DEVICE_INLINE uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
-  uint8_t* w = q->sq + (size_t)slot * mlx5::WQEBB_BYTES;
+// `v` is the queue's view for template `kind`.
+GIO_DEVICE_INLINE uint64_t wqe_fill(const queue_view& v, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
+  uint8_t* w = v.sq + (size_t)slot * mlx5::WQEBB_BYTES;
   mlx5::ctrl_seg* c = (mlx5::ctrl_seg*)w;
-  const gio_gda_tmpl_v1& t = q->tmpl[kind];
   const bool atomic = kind >= GIO_GDA_T_FA8;
   mlx5::data_seg* d = (mlx5::data_seg*)(w + (atomic ? 48 : 32));
-  const uint32_t idx_word = ctrl_idx_word(t, idx);
-  uint32_t qpn_ds = t.qpn_ds;  // what the slot holds: the template's, or restored from it
+  const uint32_t idx_word = ctrl_idx_word(v.op, idx);
+  uint32_t qpn_ds = v.qpn_ds;  // what the slot holds: the template's, or restored from it
   c->opmod_idx_opcode = idx_word;
   ((mlx5::raddr_seg*)(w + 16))->raddr = mlx5::be64(a.raddr);
   if (atomic) {
@@ -177,15 +204,15 @@ GIO_DEVICE_INLINE uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t 
       mlx5::set_atomic(at, a.swap_add, a.compare);
     }
     d->byte_count = mlx5::be32(kind == GIO_GDA_T_FA8 || kind == GIO_GDA_T_CS8 ? 8u : 4u);
-    d->addr = mlx5::be64((uint64_t)(uintptr_t)&q->scratch[slot]);
+    d->addr = mlx5::be64((uint64_t)(uintptr_t)&v.scratch[slot]);
   } else if (kind == GIO_GDA_T_GET && a.laddr == 0) {
     d->byte_count = mlx5::be32(a.len);
-    d->addr = mlx5::be64((uint64_t)(uintptr_t)&q->scratch[slot]);
+    d->addr = mlx5::be64((uint64_t)(uintptr_t)&v.scratch[slot]);
   } else if (kind == GIO_GDA_T_PUT_INLINE) {
     // ds covers ctrl + raddr + the inline header and payload; the payload is copied now, so the
     // source may be reused (or be a register-backed local) as soon as post returns.
     const uint32_t ds = 2 + (4 + a.len + 15) / 16;
-    qpn_ds = (t.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
+    qpn_ds = (v.qpn_ds & mlx5::be32(~0x3fu)) | mlx5::be32(ds);
     c->qpn_ds = qpn_ds;
     *(uint32_t*)(w + 32) = mlx5::be32(a.len | mlx5::INLINE_SEG);
     const uint8_t* src = (const uint8_t*)(uintptr_t)a.laddr;
@@ -209,24 +236,28 @@ GIO_DEVICE_INLINE uint64_t completed_for_post(gio_gda_queue_v1* q) {
 // value of `completed` (completed_for_post) read before the caller's reservation: the counter only
 // grows, so an early value is a safe lower bound, and the CQ is polled only when it says "full".
 // Only WQEs below the caller's batch are waited for, and those were reserved by other waves (or by
-// this wave's earlier, already published, batches).
-GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
-  const uint32_t slots = q->sq_slots;
+// this wave's earlier, already published, batches). `slots`: the queue's sq_slots.
+GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint32_t slots, uint64_t idx, uint64_t done) {
+  // The timeout reports capture by value here and in ring_batch: by reference, the values they
+  // name lived in local memory, stored on every post and loaded again after the ring's fence.
   if (idx - done >= slots)
     bounded_wait([&] { return idx - poll(rt, q) < slots; },
-                 [&](unsigned long long ms) {
+                 [=](unsigned long long ms) {
                    GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for a free slot in the "
                                  "gda queue to PE %d (WQE %llu, completed %llu)\n",
                                  rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, q->peer, (unsigned long long)idx,
                                  (unsigned long long)load64(&q->completed));
                  });
 }
+GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
+  wait_slot_free(rt, q, q->sq_slots, idx, done);
+}
 
 // A fetched result from this slot's previous use may still be unread in its scratch word.
 GIO_DEVICE_INLINE void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t slot) {
   if (*(volatile uint32_t*)&q->slot_hold[slot])
     bounded_wait([&] { return plat::atomic_load_acquire(&q->slot_hold[slot]) == 0u; },
-                 [&](unsigned long long ms) {
+                 [=](unsigned long long ms) {
                    GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms for slot %u of the gda "
                                  "queue to PE %d to release its fetched result\n",
                                  rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, slot, q->peer);
@@ -247,11 +278,22 @@ GIO_DEVICE_INLINE bool nic_order_system(const gio_gda_queue_v1* q) {
 #endif
 }
 // The acq_rel fence at that scope: the batch's WQEs before the doorbell record (ring_batch's (1)).
-GIO_DEVICE_INLINE void nic_order_fence(const gio_gda_queue_v1* q) {
-  if (nic_order_system(q))
+GIO_DEVICE_INLINE void nic_order_fence(bool system) {
+  if (system)
     plat::fence_acq_rel_system();
   else
     plat::fence_acq_rel_device();
+}
+GIO_DEVICE_INLINE void nic_order_fence(const gio_gda_queue_v1* q) { nic_order_fence(nic_order_system(q)); }
+
+// The view of q for template `kind` (queue_view): plain loads, no ordering needed.
+GIO_DEVICE_INLINE queue_view view_of(const gio_gda_queue_v1* q, int kind) {
+  const gio_gda_tmpl_v1& t = q->tmpl[kind];
+  return queue_view{q->sq,      q->scratch, q->slot_kind, q->slot_hold, q->dbrec, q->db, q->hdp_flush, q->sq_slots,
+                    t.qpn_ds,   ((uint32_t)t.opmod << 24) | t.opcode, nic_order_system(q)};
+}
+GIO_DEVICE_INLINE uint64_t wqe_fill(gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind, const wqe_args& a) {
+  return wqe_fill(view_of(q, kind), idx, slot, kind, a);
 }
 
 // Makes WQEs [base, base+n) visible to the NIC once every earlier index is: waits for `published`
@@ -259,8 +301,11 @@ GIO_DEVICE_INLINE void nic_order_fence(const gio_gda_queue_v1* q) {
 // one doorbell for the batch. `ctrl` is the batch's last WQE's first 8 bytes (ctrl_word), the
 // doorbell value. The ring happens inside the wait loop, so on AMD, where the leaders of several
 // batches of one wave spin in the same loop, each rings as soon as its own turn comes instead of
-// waiting for the others'.
-GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t base, uint32_t n, uint64_t pub, uint64_t ctrl) {
+// waiting for the others'. The record's, the doorbell's and the HDP register's addresses and the
+// ordering scope come from `v`, in registers before the fence (after it, each load of them was a
+// round trip of its own).
+GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, const queue_view& v, uint64_t base, uint32_t n,
+                                  uint64_t pub, uint64_t ctrl) {
   auto ring = [&] {
     // (1) Acquire: the `published` value read before (relaxed) is ordered before everything below,
     //     so the previous batch's record and doorbell (ordered before its release of `published`)
@@ -268,13 +313,13 @@ GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t 
     //     the other lanes' stores before this thread's) is visible before the record. Store -> store
     //     order only, so acq_rel, not the sequentially consistent fence_system; its scope is
     //     nic_order_system's.
-    nic_order_fence(q);
-    if (q->hdp_flush) *(volatile uint32_t*)q->hdp_flush = 1u;  // AMD: push the WQEs past the HDP
-    plat::store_after_fence_system(&q->dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
+    nic_order_fence(v.order_system);
+    if (v.hdp_flush) *(volatile uint32_t*)v.hdp_flush = 1u;  // AMD: push the WQEs past the HDP
+    plat::store_after_fence_system(&v.dbrec[mlx5::SND_DBR], mlx5::be32((uint32_t)(base + n) & 0xffff));
     // (2) The record before the doorbell (rdma-core's order: a ConnectX may read the record when
     //     the doorbell rings): a release store of the doorbell, same scope as (1). The softnic
     //     ignores the doorbell and acquires the record.
-    plat::store_release_system_or_device((unsigned long long*)q->db, ctrl, nic_order_system(q));
+    plat::store_release_system_or_device((unsigned long long*)v.db, ctrl, v.order_system);
     // (3) This doorbell before the next batch's: a release store of `published` at device scope
     //     (only this GPU's leaders read it, with (1) as their acquire). A store, not an exchange:
     //     only the leader whose turn it is writes it, so nothing can race with it.
@@ -290,7 +335,7 @@ GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t 
         ring();
         return true;
       },
-      [&](unsigned long long ms) {
+      [=](unsigned long long ms) {
         GIO_DEV_PRINT("GIO timeout: %s on PE %d (work-group %u) waited %llu ms to publish WQEs %llu..%llu on "
                       "the gda queue to PE %d (published %llu)\n",
                       rt, GIO_DSTATE.my_pe, plat::wg_id(), ms, (unsigned long long)base,
@@ -305,12 +350,25 @@ GIO_DEVICE_INLINE void ring_batch(const char* rt, gio_gda_queue_v1* q, uint64_t 
 // lane rings one doorbell for the batch with the last WQE's 8 bytes. No lane ever
 // waits for a lane of its own wave to make progress: on AMD, whose lanes do not run independently,
 // a lane spinning on a lower lane's publication (the old per-lane posting) never lets it publish.
-// Returns the caller's WQE index.
+// `v` is q's view (view_of). Returns the caller's WQE index.
 template <typename Fill>
-GIO_DEVICE_INLINE uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
+GIO_DEVICE_INLINE uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, const queue_view& v, Fill fill) {
   const plat::wave_mask group = plat::wave_active_match((unsigned long long)(uintptr_t)q);
+  if (group == plat::wave_lane_bit()) {
+    // A lane alone (a thread-scope call with no other lane posting to q, or a cooperative scope's
+    // poster): a batch of one, the same steps in the same order with nothing to elect, exchange or
+    // wait for inside the wave. A batch of one fits any ring, so the reservation need not wait for
+    // sq_slots: it goes out at once, with `published` and `completed` in flight beside it.
+    const uint64_t idx = plat::atomic_fetch_add_device((unsigned long long*)&q->reserved, 1ull);
+    const uint64_t pub = plat::load_before_fence_device((const unsigned long long*)&q->published);
+    const uint64_t done = completed_for_post(q);
+    wait_slot_free(rt, q, v.slots, idx, done);
+    const uint64_t ctrl = fill(idx, (uint32_t)idx & (v.slots - 1));
+    ring_batch(rt, q, v, idx, 1, pub, ctrl);
+    return idx;
+  }
   const unsigned count = plat::wave_count(group), rank = plat::wave_count(group & plat::wave_lanes_below());
-  const uint32_t slots = q->sq_slots;
+  const uint32_t slots = v.slots;
   uint64_t idx = 0;
   // One batch, unless the group is larger than the ring (64 lanes, 16 slots): then batches of at
   // most a ring, each published before the next reserves, so a lane's back-pressure never waits
@@ -333,32 +391,46 @@ GIO_DEVICE_INLINE uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill 
     uint64_t ctrl = 0;
     if (mine) {
       idx = base + (rank - first);
-      wait_slot_free(rt, q, idx, done);
+      wait_slot_free(rt, q, slots, idx, done);
       ctrl = fill(idx, (uint32_t)idx & (slots - 1));
     }
     plat::wave_sync_mask(group);  // every WQE of the batch written
     ctrl = plat::wave_shfl(group, ctrl, plat::wave_highest(batch));  // the last WQE's first 8 bytes
-    if (leader) ring_batch(rt, q, base, n, pub, ctrl);
+    if (leader) ring_batch(rt, q, v, base, n, pub, ctrl);
     // Published before anyone returns: quiet reads `published` to know what to wait for.
     plat::wave_sync_mask(group);
   }
   return idx;
 }
+template <typename Fill>
+GIO_DEVICE_INLINE uint64_t post_batch(const char* rt, gio_gda_queue_v1* q, Fill fill) {
+  return post_batch(rt, q, view_of(q, GIO_GDA_T_PUT), fill);
+}
 
 // Post one WQE of template `kind`; returns its index.
 // `hold`: the caller reads the slot's scratch word after completion with take_result().
-// One lane's part of post(): WQE `idx` into its free `slot`; returns its first 8 bytes.
-GIO_DEVICE_INLINE uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
-                           const wqe_args& a, bool hold) {
-  wait_slot_released(rt, q, slot);
-  if (hold) q->slot_hold[slot] = 1;
+// One lane's part of post(): WQE `idx` into its free `slot`; returns its first 8 bytes. The slot's
+// hold flag and kind are loaded together (one round trip, not two): the kind is valid whatever the
+// hold says, which guards only the slot's scratch word, and the slot itself is ours
+// (wait_slot_free). `v` is q's view for `kind`.
+GIO_DEVICE_INLINE uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, const queue_view& v, uint64_t idx,
+                                     uint32_t slot, int kind, const wqe_args& a, bool hold) {
+  const uint32_t held = *(volatile uint32_t*)&v.slot_hold[slot];
+  const uint8_t was = v.slot_kind[slot];
+  if (held) wait_slot_released(rt, q, slot);
+  if (hold) v.slot_hold[slot] = 1;
   const uint8_t fence = wqe_fence(a);
-  if (q->slot_kind[slot] != (uint8_t)kind || fence || a.lkey) wqe_restore(q, slot, kind, a, fence);
-  return wqe_fill(q, idx, slot, kind, a);
+  if (was != (uint8_t)kind || fence || a.lkey) wqe_restore(q, slot, kind, a, fence);
+  return wqe_fill(v, idx, slot, kind, a);
+}
+GIO_DEVICE_INLINE uint64_t post_fill(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint32_t slot, int kind,
+                                     const wqe_args& a, bool hold) {
+  return post_fill(rt, q, view_of(q, kind), idx, slot, kind, a, hold);
 }
 
 GIO_DEVICE_NOINLINE uint64_t post(const char* rt, gio_gda_queue_v1* q, int kind, wqe_args a, bool hold = false) {
-  return post_batch(rt, q, [&](uint64_t idx, uint32_t slot) { return post_fill(rt, q, idx, slot, kind, a, hold); });
+  const queue_view v = view_of(q, kind);
+  return post_batch(rt, q, v, [&](uint64_t idx, uint32_t slot) { return post_fill(rt, q, v, idx, slot, kind, a, hold); });
 }
 
 // Reads the fetched result of WQE `idx` (posted with hold, from template `kind`) and frees its

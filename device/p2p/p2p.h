@@ -27,6 +27,12 @@ GIO_DEVICE_INLINE uint8_t* remote(const gio_device_state_v1& st, const void* sym
 GIO_DEVICE_INLINE uint8_t* remote_any(const gio_device_state_v1& st, const void* sym, int pe) {
   return (uint8_t*)((uintptr_t)st.peer_base[pe] + ((uintptr_t)sym - (uintptr_t)st.heap_base));
 }
+// remote_any's address as a pointer into global memory (plat::global_ptr): a thread's inline put
+// (dispatch.h) then stores with st.global as its general copy through remote() does, not with the
+// generic stores remote_any leaves.
+GIO_DEVICE_INLINE uint8_t* remote_global(const gio_device_state_v1& st, const void* sym, int pe) {
+  return plat::global_ptr((uintptr_t)st.peer_base[pe] + ((uintptr_t)sym - (uintptr_t)st.heap_base));
+}
 // One thread moving at least st.p2p_bulk_min bytes hands the copy to the bulk-copy engine when
 // the platform has one (bulk.h); everything else is loads and stores from the scope's lanes.
 // Both tests before the runtime one are compile-time where they can be, so that a kernel whose

@@ -215,6 +215,111 @@ TEST(RmaCooperative, EverySizeAcrossTheInlineLimits) {
       }
 }
 
+// One thread's small put moves its bytes inline, in one straight run of words (device/core/copy.h
+// copy_thread_small: up to 128 bytes of the widest word that divides both addresses and n), and
+// takes the general copy past that or for a peer it cannot store to. Every size from 1 byte to past
+// the general copy's bulk threshold's floor (256), each into its own slot of one buffer, from every
+// source offset 0..15 to every destination offset 0..15. Over gda and the proxy (whose puts take the
+// inline copy's loads, then their own path) 20 of the 256 pairs: each put there is a posted
+// operation, and all of them took 23 and 35 s on the host platform. Each slot's neighbours must
+// stay untouched.
+__global__ void thread_sweep_kernel(uint8_t* dst, const uint8_t* src, size_t first, size_t last, size_t stride,
+                                    int pe, bool nbi) {
+  if (threadIdx.x != 0) return;
+  for (size_t n = first; n <= last; ++n) {
+    uint8_t* d = dst + (n - first) * stride;
+    nbi ? shmem_putmem_nbi(d, src, n, pe) : shmem_putmem(d, src, n, pe);
+  }
+  shmem_quiet();
+}
+
+TEST(RmaThread, EverySmallSizeAtEveryOffset) {
+  // The same answer on every PE (the buffers are collective): are all peers p2p?
+  bool all_p2p = true;
+  for (int p = 0; p < npes(); ++p) all_p2p &= std::string(shmemx_transport_name(p)) == "p2p";
+  const size_t first = 1, last = 300, stride = last + 36, slots = last - first + 1;
+  const size_t span = 16 + slots * stride;
+  sym<uint8_t> symbuf(span);
+  dbuf<uint8_t> local(span);
+  std::vector<std::pair<size_t, size_t>> offs;
+  for (size_t so = 0; so < 16; ++so)
+    for (size_t dof = 0; dof < 16; ++dof)
+      if (all_p2p || (so == dof && so % 4 == 0) || (so + 5) % 16 == dof) offs.emplace_back(so, dof);
+  const std::vector<uint8_t> zero(span, 0);
+  unsigned salt = 17;
+  for (auto [soff, doff] : offs) {
+    const bool nbi = (salt & 1) != 0;
+    std::vector<uint8_t> src(last + soff);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = pattern(me(), i, salt);
+    HIP_OK(hipMemcpy(local.get(), src.data(), src.size(), hipMemcpyHostToDevice));
+    HIP_OK(hipMemcpy(symbuf.get(), zero.data(), span, hipMemcpyHostToDevice));
+    shmem_barrier_all();
+    // Slot k starts 16 + k * stride bytes (a multiple of 16) into a 256-byte aligned block, plus doff.
+    hipLaunchKernelGGL(thread_sweep_kernel, dim3(1), dim3(32), 0, 0, symbuf.get() + 16 + doff, local.get() + soff,
+                       first, last, stride, next_pe(), nbi);
+    ASSERT_TRUE(synced());
+    shmem_barrier_all();
+    std::vector<uint8_t> got(span);
+    HIP_OK(hipMemcpy(got.data(), symbuf.get(), span, hipMemcpyDeviceToHost));
+    size_t bad_sizes = 0, first_bad = 0, at = 0;
+    for (size_t i = 0; i < 16; ++i)  // before the first slot
+      if (got[i] && !bad_sizes++) first_bad = first, at = i;
+    for (size_t n = first; n <= last; ++n) {
+      const uint8_t* slot = got.data() + 16 + (n - first) * stride;
+      for (size_t i = 0; i < stride; ++i) {
+        const bool inside = i >= doff && i < doff + n;
+        if (slot[i] != (inside ? pattern(prev_pe(), i - doff + soff, salt) : 0)) {
+          if (!bad_sizes++) first_bad = n, at = i;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(bad_sizes, 0u) << "put" << (nbi ? "_nbi" : "") << " src_off=" << soff << " dst_off=" << doff
+                             << ": first wrong size " << first_bad << " (slot byte " << at << ")";
+    ++salt;
+  }
+}
+
+// Threads of a work-group each put n bytes to consecutive places (a message-rate loop's pattern):
+// their addresses' alignments differ from lane to lane, so each lane picks its own width unless n
+// forces one; every lane's bytes must land, and nothing between them.
+__global__ void thread_rows_kernel(uint8_t* dst, const uint8_t* src, size_t n, size_t pitch, int pe) {
+  const size_t t = threadIdx.x;
+  shmem_putmem_nbi(dst + t * pitch, src + t * pitch, n, pe);
+  shmem_quiet();
+}
+
+TEST(RmaThread, LanesPutSmallRowsSideBySide) {
+  const unsigned threads = 64;
+  const size_t max_pitch = 136, span = threads * max_pitch;
+  sym<uint8_t> symbuf(span);
+  dbuf<uint8_t> local(span);
+  std::vector<uint8_t> src(span);
+  const std::vector<uint8_t> zero(span, 0);
+  unsigned salt = 23;
+  for (size_t n : {1, 2, 4, 6, 8, 12, 16, 24, 32, 40, 64, 72, 128, 130})
+    for (size_t gap : {0, 3}) {
+      const size_t pitch = n + gap;
+      for (size_t i = 0; i < span; ++i) src[i] = pattern(me(), i, salt);
+      HIP_OK(hipMemcpy(local.get(), src.data(), span, hipMemcpyHostToDevice));
+      HIP_OK(hipMemcpy(symbuf.get(), zero.data(), span, hipMemcpyHostToDevice));
+      shmem_barrier_all();
+      hipLaunchKernelGGL(thread_rows_kernel, dim3(1), dim3(threads), 0, 0, symbuf.get(), local.get(), n, pitch,
+                         next_pe());
+      ASSERT_TRUE(synced());
+      shmem_barrier_all();
+      std::vector<uint8_t> got(span);
+      HIP_OK(hipMemcpy(got.data(), symbuf.get(), span, hipMemcpyDeviceToHost));
+      size_t bad = 0, first_bad = SIZE_MAX;
+      for (size_t i = 0; i < span; ++i) {
+        const bool inside = i < threads * pitch && i % pitch < n;
+        if (got[i] != (inside ? pattern(prev_pe(), i, salt) : 0) && !bad++) first_bad = i;
+      }
+      EXPECT_EQ(bad, 0u) << "n=" << n << " pitch=" << pitch << ": first wrong byte " << first_bad;
+      ++salt;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllScopes, RmaScopes, ::testing::Values(THREAD, WAVE, WG),
                          [](const ::testing::TestParamInfo<int>& i) {
                            return std::string(i.param == THREAD ? "thread" : i.param == WAVE ? "wave" : "wg");

@@ -96,6 +96,15 @@ GIO_DEVICE_INLINE void fence_release_system() {
   asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
 
+// An address of global memory computed as an integer, as a pointer the compiler knows is global, so
+// its stores are st.global (STG) rather than generic (the global window of the generic space is the
+// identity). A peer's p2p heap mapping is global memory.
+GIO_DEVICE_INLINE uint8_t* global_ptr(uintptr_t a) { return (uint8_t*)__cvta_global_to_generic((size_t)a); }
+
+// A thread's put of up to 128 bytes takes the inline copy (device/core/copy.h copy_thread_small)
+// before the transport switch (hip/platform.h says why this is the platform's choice).
+constexpr bool thread_put_inline = true;
+
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DEVICE_INLINE void relax() {
 }

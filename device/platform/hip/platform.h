@@ -77,6 +77,18 @@ GIO_DEVICE_INLINE void fence_release_system() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "" = system scope
 }
 
+// An address of global memory computed as an integer, as a pointer (cuda: one the compiler knows
+// is global).
+GIO_DEVICE_INLINE uint8_t* global_ptr(uintptr_t a) { return (uint8_t*)a; }
+
+// Whether a thread's put of up to 128 bytes takes the inline copy (device/core/copy.h
+// copy_thread_small) before the transport switch (device/dispatch/dispatch.h put). Not here: the
+// kernels of tests/func/test_lock.cpp already spill registers at the 128-VGPR cap of a 1024-lane
+// work-group, and the inline copy's one-byte form (up to 16 predicated byte loads, then stores)
+// makes Debian's hipcc 5.2 (clang 15) stop there with "unhandled SGPR spill to memory", a defect of
+// its AMDGPU backend under register pressure. A thread's put goes straight to the switch.
+constexpr bool thread_put_inline = false;
+
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DEVICE_INLINE void relax() {
 }

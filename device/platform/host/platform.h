@@ -178,6 +178,14 @@ GIO_DEVICE_INLINE void fence_release_system() {
   __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
+// An address of global memory computed as an integer, as a pointer (cuda: one the compiler knows
+// is global).
+GIO_DEVICE_INLINE uint8_t* global_ptr(uintptr_t a) { return (uint8_t*)a; }
+
+// A thread's put of up to 128 bytes takes the inline copy (device/core/copy.h copy_thread_small)
+// before the transport switch, as on cuda (hip/platform.h says why this is the platform's choice).
+constexpr bool thread_put_inline = true;
+
 // Body of every spin-wait: on the host platform a waiting fiber must hand the core to the others.
 GIO_DEVICE_INLINE void relax() {
   ::gio::host::yield();

@@ -1,0 +1,31 @@
+// Kernels for check_thread_put.py: one thread's putmem_nbi of a constant 8..128 bytes (the sizes
+// device/core/copy.h copy_thread_small moves inline), one of a run-time size (gio-bench callcost's
+// form), and three copies the check must refuse (its self-test): the bytes moved by an out-of-line
+// call, by a loop of loads and stores, and through a local-memory buffer.
+#include <shmem.h>
+
+template <int N>
+__global__ void k_thread_put(char* d, const char* s, int pe) {
+  shmem_putmem_nbi(d, s, N, pe);
+}
+template __global__ void k_thread_put<8>(char*, const char*, int);
+template __global__ void k_thread_put<16>(char*, const char*, int);
+template __global__ void k_thread_put<32>(char*, const char*, int);
+template __global__ void k_thread_put<64>(char*, const char*, int);
+template __global__ void k_thread_put<128>(char*, const char*, int);
+
+__global__ void k_thread_put_var(char* d, const char* s, size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); }
+
+// Refused: a call.
+__global__ void k_refuse_call(char* d, const char* s) { gio::dev::copy_stage((uint8_t*)d, (const uint8_t*)s, 64); }
+// Refused: one word loaded and stored at a time.
+__global__ void k_refuse_loop(char* d, const char* s) {
+#pragma unroll 1
+  for (int i = 0; i < 4; ++i) ((uint4*)d)[i] = ((const uint4*)s)[i];
+}
+// Refused: local memory.
+__global__ void k_refuse_stack(char* d, const char* s, int k) {
+  unsigned long long stage[16];
+  for (int i = 0; i < 16; ++i) stage[i] = ((const unsigned long long*)s)[i];
+  ((unsigned long long*)d)[0] = stage[k & 15];  // an index only known at run time: the array is in memory
+}

@@ -2,6 +2,7 @@
 // One lane of a cooperative scope posts; the NIC moves the bytes, so wider scopes add nothing
 // but the entry/exit synchronization their wrappers already do.
 #pragma once
+#include "runtime/gda_amo4.h"
 #include "runtime/host_entry.h"  // gio_amo_op
 #include "device/core/copy.h"  // copy_stage, for the bounce buffer
 #include "device/gda/gda_post.h"
@@ -198,17 +199,8 @@ GIO_DEVICE_NOINLINE U amo_cas_loop(const char* rt, const gio_device_state_v1& st
   }
 }
 
-// mlx5 offers fetch-add and compare-swap, and on 4 bytes their masked ("extended") forms, with
-// which every 4-byte AMO is one NIC atomic (runtime/mlx5/wqe.h has the semantics):
-//   swap, set  masked compare-swap, compare mask 0 (always swaps), swap mask all ones
-//   and v      masked compare-swap, compare mask 0, swap mask ~v, swap 0: clears the bits v lacks
-//   or v       masked compare-swap, compare mask 0, swap mask v, swap all ones: sets v's bits
-//   xor v      masked fetch-add with every bit a field boundary: no carries, an XOR
-// The plain 4-byte fetch-add and compare-swap are masked too: field boundary 0, both masks all
-// ones. 8-byte swap/set/and/or/xor stay compare-swap loops (amo_cas_loop): an 8-byte masked
-// compare-swap needs a 32-byte atomic segment, a WQE of two WQEBBs, which GIO's one-WQEBB slots
-// and templates do not build (an 8-byte masked fetch-add, hence XOR, would fit one WQEBB, but has
-// no template kind of its own).
+// mlx5 offers fetch-add and compare-swap, and on 4 bytes their masked forms, with which every
+// 4-byte AMO is one NIC atomic (runtime/gda_amo4.h); 8-byte swap/set/and/or/xor are amo_cas_loop.
 template <typename U>
 GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx_v1* ctx, int op, U* dst, U v, U c, int pe) {
   gio_gda_queue_v1* q = queue(st, ctx, pe);
@@ -221,19 +213,8 @@ GIO_DEVICE_NOINLINE U amo(const char* rt, const gio_device_state_v1& st, gio_ctx
       default: return amo_cas_loop<U>(rt, st, ctx, q, op, dst, ra, v, pe);
     }
   } else {
-    const uint32_t x = (uint32_t)v;
-    int kind = GIO_GDA_T_CS4;
-    uint32_t swap = x, compare = 0, swap_mask = ~0u, compare_mask = 0;  // SET, SWAP
-    switch (op) {
-      case GIO_AMO_FETCH: kind = GIO_GDA_T_FA4; swap = 0; break;
-      case GIO_AMO_FETCH_ADD: kind = GIO_GDA_T_FA4; break;                  // field boundary 0
-      case GIO_AMO_FETCH_XOR: kind = GIO_GDA_T_FA4; compare = ~0u; break;  // every bit a boundary
-      case GIO_AMO_CSWAP: compare = (uint32_t)c; compare_mask = ~0u; break;
-      case GIO_AMO_FETCH_AND: swap = 0; swap_mask = ~x; break;
-      case GIO_AMO_FETCH_OR: swap = ~0u; swap_mask = x; break;
-      default: break;
-    }
-    return (U)(uint32_t)nic_atomic(rt, ctx, pe, q, kind, ra, swap, compare, true, swap_mask, compare_mask);
+    const gio_gda_amo4 m = gio_gda_amo4_for(op, (uint32_t)v, (uint32_t)c);
+    return (U)(uint32_t)nic_atomic(rt, ctx, pe, q, m.kind, ra, m.swap_add, m.compare, true, m.swap_mask, m.compare_mask);
   }
 }
 

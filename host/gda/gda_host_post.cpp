@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/gda_amo4.h"
 #include "runtime/host_entry.h"  // gio_amo_op
 #include "host/gda/gda_host.h"
 #include "host/log.h"
@@ -209,8 +210,8 @@ void gda_host_get(runtime& r, const char* routine, void* dst, uint64_t off, size
     transfer_bounced(r, h, routine, GIO_GDA_T_GET, d, off, n, "the completion of a get (into the host bounce area)");
 }
 
-// As on the device (device/gda/gda_ops.h amo): every 4-byte AMO is one masked atomic; 8-byte
-// swap/set/and/or/xor are compare-swap loops.
+// As on the device (device/gda/gda_ops.h amo): every 4-byte AMO is one masked atomic
+// (runtime/gda_amo4.h); 8-byte swap/set/and/or/xor are compare-swap loops.
 uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uint64_t v, uint64_t c, size_t size,
                       int pe) {
   std::lock_guard<fifo_mutex> lock(r.gda->host_lock);
@@ -231,16 +232,8 @@ uint64_t gda_host_amo(runtime& r, const char* routine, int op, uint64_t off, uin
     return h.result(h.post_and_wait(kind, a, "the completion of an atomic")) & mask;
   };
   if (!is8) {
-    const uint32_t x = (uint32_t)v;
-    switch (op) {
-      case GIO_AMO_FETCH: return nic(GIO_GDA_T_FA4, 0, 0);
-      case GIO_AMO_FETCH_ADD: return nic(GIO_GDA_T_FA4, x, 0);      // field boundary 0: a plain add
-      case GIO_AMO_FETCH_XOR: return nic(GIO_GDA_T_FA4, x, ~0u);    // every bit a boundary: XOR
-      case GIO_AMO_CSWAP: return nic(GIO_GDA_T_CS4, x, c);          // both masks all ones
-      case GIO_AMO_FETCH_AND: return nic(GIO_GDA_T_CS4, 0, 0, ~x, 0);
-      case GIO_AMO_FETCH_OR: return nic(GIO_GDA_T_CS4, ~0u, 0, x, 0);
-      default: return nic(GIO_GDA_T_CS4, x, 0, ~0u, 0);            // SET, SWAP: compare mask 0
-    }
+    const gio_gda_amo4 m = gio_gda_amo4_for(op, (uint32_t)v, (uint32_t)c);
+    return nic(m.kind, m.swap_add, m.compare, m.swap_mask, m.compare_mask);
   }
   switch (op) {
     case GIO_AMO_FETCH: return nic(GIO_GDA_T_FA8, 0, 0);

@@ -123,7 +123,7 @@ int roce_gid(mlx5_backend& b, ibv_gid* gid) {
 // atomic capabilities. If the firmware does not answer, the verbs attribute the driver derives from
 // the same mode: IBV_ATOMIC_HCA only when 8-byte results are in host order.
 //
-// What GIO's atomics need of the NIC (device/gda/gda_ops.h amo): the IB fetch-add and
+// What GIO's atomics need of the NIC (runtime/gda_amo4.h): the IB fetch-add and
 // compare-swap on 8 bytes, and the masked (extended) compare-swap and fetch-add on 4 bytes, which
 // carry every 4-byte AMO (fetch, add, compare-swap, swap, set, and, or, xor) as one operation.
 // atomic_caps says whether the HCA has them (atomic_operations, atomic_size_qp); the QPs then ask

@@ -52,7 +52,7 @@ uint32_t rd32(const uint8_t* p) {
 }
 
 // A ConnectX performs a masked atomic as one operation. The io offers the plain atomics of
-// gio_amo_op, and the masks GIO posts (device/gda/gda_ops.h amo) each map onto one of them; any
+// gio_amo_op, and the masks GIO posts (runtime/gda_amo4.h) each map onto one of them; any
 // other mask runs as a compare-swap loop that starts from a fetch. False: the loop gave up
 // (kSoftnicMaskedTries), having changed nothing.
 template <class Next>

@@ -132,28 +132,26 @@ int main(int argc, char** argv) {
     if (s.compare(i, 3, "<<<") != 0) { ++i; continue; }
     const size_t k0 = kernel_start(s, i);
     const size_t cfg_end = find_close(s, i + 3, ">>>");
-    size_t open = cfg_end == std::string::npos ? cfg_end : cfg_end + 3;
-    while (open != std::string::npos && open < s.size() && (s[open] == ' ' || s[open] == '\t' || s[open] == '\n')) ++open;
-    const size_t close = open != std::string::npos && open < s.size() && s[open] == '(' ? find_close(s, open + 1, ")")
-                                                                                         : std::string::npos;
+    size_t open = std::string::npos, close = std::string::npos;
+    if (cfg_end != std::string::npos) {
+      open = s.find_first_not_of(" \t\n", cfg_end + 3);
+      if (open != std::string::npos && s[open] == '(') close = find_close(s, open + 1, ")");
+    }
+    auto line = [&] { return 1 + (long)std::count(s.begin(), s.begin() + i, '\n'); };  // for a report
     if (k0 == i || close == std::string::npos) {
-      size_t line = 1;
-      for (size_t p = 0; p < i; ++p) line += s[p] == '\n';
-      std::fprintf(stderr, "%s:%zu: gio-chevrons: a <<<...>>> launch it cannot read (kernel<<<grid, block>>>(args) "
-                   "expected); write it as hipLaunchKernelGGL(kernel, grid, block, shared, stream, args...)\n", argv[1], line);
+      std::fprintf(stderr, "%s:%ld: gio-chevrons: a <<<...>>> launch it cannot read (kernel<<<grid, block>>>(args) "
+                   "expected); write it as hipLaunchKernelGGL(kernel, grid, block, shared, stream, args...)\n", argv[1], line());
       return 1;
     }
     std::vector<std::string> cfg = split_config(s.substr(i + 3, cfg_end - i - 3));
     if (cfg.size() < 2 || cfg.size() > 4) {
-      size_t line = 1;
-      for (size_t p = 0; p < i; ++p) line += s[p] == '\n';
-      std::fprintf(stderr, "%s:%zu: gio-chevrons: a launch takes 2 to 4 configuration values (grid, block, shared "
-                   "bytes, stream), not %zu\n", argv[1], line, cfg.size());
+      std::fprintf(stderr, "%s:%ld: gio-chevrons: a launch takes 2 to 4 configuration values (grid, block, shared "
+                   "bytes, stream), not %zu\n", argv[1], line(), cfg.size());
       return 1;
     }
     while (cfg.size() < 4) cfg.push_back("0");
-    std::string args = s.substr(open + 1, close - open - 1);
-    bool empty = args.find_first_not_of(" \t\n") == std::string::npos;
+    const std::string args = s.substr(open + 1, close - open - 1);
+    const bool empty = args.find_first_not_of(" \t\n") == std::string::npos;
     out += s.substr(copied, k0 - copied);
     out += "hipLaunchKernelGGL(" + s.substr(k0, i - k0);
     for (const std::string& c : cfg) out += "," + c;

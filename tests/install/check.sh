@@ -97,6 +97,16 @@ printf '#!/bin/sh\nexec "%s" "$@"\n' "$prefix/bin/oshcc" > cc-loop && chmod +x c
 refused "oshcc: called from the compiler that .*oshcc runs: GIO_CC or GIO_CXX names a GIO wrapper" \
   env GIO_CC="$work/cc-loop" "$prefix/bin/oshcc" -c "$src/hello.c" -o x.o
 
+if [[ $platform == host ]]; then
+  step "oshc++ on a <<<...>>> launch gio-chevrons cannot rewrite: refused at its line, no object"
+  printf '__global__ void k(int x) {}\nint main() {\n  k<<<1>>>(2);\n}\n' > bad_count.cu
+  refused "bad_count.cu:3: gio-chevrons: a launch takes 2 to 4 configuration values .*, not 1" \
+    "$prefix/bin/oshc++" -c bad_count.cu -o bad_count.o
+  printf '__global__ void k() {}\nint main() {\n\n  k<<<1, 1>>>;\n}\n' > bad_args.cu
+  refused "bad_args.cu:4: gio-chevrons: a <<<...>>> launch it cannot read" "$prefix/bin/oshc++" -c bad_args.cu -o bad_args.o
+  [[ ! -e bad_count.o && ! -e bad_args.o ]] || { echo "install check: a refused launch left an object" >&2; exit 1; }
+fi
+
 if [[ $platform != host ]]; then
   step "built ${progs[*]} (compile check: no $platform device here)"
   exit 0

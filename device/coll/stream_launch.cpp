@@ -14,8 +14,8 @@
 // dest, so it needs neither sync (device/coll/ll.h says why its buffers are safe to reuse). At
 // that size the three launches above would be all latency, and a multi-work-group copy gains
 // nothing. Teams with a member pair that is not p2p take the one-work-group device collective
-// (the transport's puts and gets), after the entry sync where it pushes into peers' dests; it
-// ends with quiet and a team sync of its own.
+// (the transport's puts and gets) in one kernel that runs the entry sync first where it pushes
+// into peers' dests; it ends with quiet and a team sync of its own.
 #include "runtime/api/coll_stream.h"
 
 #include <type_traits>
@@ -63,8 +63,14 @@ __global__ void k_move(int t, stream_op op, uint8_t* dest, const uint8_t* source
     dev::stream::broadcast(t, dest, source, bytes, root, phase);
 }
 
-__global__ void k_move_wg(int t, stream_op op, void* dest, const void* source, size_t bytes, int root) {
+// `entry_sync`: the team sync that makes every dest ready (see stream_coll_launch) runs first, in
+// this kernel: a second launch behind a kernel that waits on the softnic or the proxy can wait for
+// that kernel (a launch that must grow the context's stack blocks until the running kernels end)
+// while the softnic's or proxy's own atomic kernel waits behind it.
+__global__ void k_move_wg(int t, stream_op op, void* dest, const void* source, size_t bytes, int root,
+                          bool entry_sync) {
   const char* rt = op_name(op);
+  if (entry_sync) dev::team_sync<dev::scope_wg>(rt, gio_team_handle(t));
   if (op == stream_op::fcollect)
     dev::fcollect<dev::scope_wg>(rt, gio_team_handle(t), dest, source, bytes, 1);
   else if (op == stream_op::alltoall)
@@ -113,11 +119,11 @@ const char* stream_coll_launch(const stream_coll& c, void* stream) {
   if (c.op == stream_op::sync || c.op == stream_op::barrier) return sync(c.team, c.op, s);
   if (!c.all_p2p || c.small) {
     // The device collective's generic path pushes without a sync first (the spec has every dest
-    // ready at the call); on a stream that readiness is the entry sync's. Its reduction syncs
-    // first by itself, and LL writes no dest.
-    if (!c.small && c.op != stream_op::reduce && (err = sync(c.team, c.op, s))) return err;
+    // ready at the call); on a stream that readiness is the entry sync's, which the same kernel
+    // runs first (k_move_wg). Its reduction syncs first by itself, and LL writes no dest.
     if (c.op == stream_op::reduce) return reduce_wg(c, s);
-    hipLaunchKernelGGL(k_move_wg, dim3(1), dim3(kWgThreads), 0, s, c.team, c.op, c.dest, c.source, c.bytes, c.root);
+    hipLaunchKernelGGL(k_move_wg, dim3(1), dim3(kWgThreads), 0, s, c.team, c.op, c.dest, c.source, c.bytes, c.root,
+                       !c.small);
     return launched("launching the collective kernel");
   }
   if ((err = sync(c.team, c.op, s))) return err;

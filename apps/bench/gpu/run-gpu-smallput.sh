@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU (H200 or H100), 2 PEs sharing it over p2p: the small-put and one-lane gda post numbers.
 #   apps/bench/gpu/run-gpu-smallput.sh BUILD_DIR OUTDIR [parts...]
-#   parts (default all): build callcost msgrate post
+#   parts (default: build callcost msgrate post; also: profile)
 # Run from the repo root. Builds gio-bench, its NVSHMEM twin (NVSHMEM from $NVSHMEM_HOME or the
 # nvidia-nvshmem-cu13 wheel python3 imports, as apps/bench/CMakeLists.txt looks) and gio-gda-post
 # in BUILD_DIR, then:
@@ -11,7 +11,11 @@
 #   msgrate  - 8-byte puts per second from 132 work-groups at thread scope (and wave, work-group),
 #              GIO and NVSHMEM;
 #   post     - gio-gda-post: the gda post at thread, wave and work-group scope, and its step
-#              probe (path6 is the one-lane floor).
+#              probe (path6 is the one-lane floor);
+#   profile  - (not in the default) Nsight Compute's per-instruction source counters (warp stall
+#              samples, instructions executed) of the thread-scope callcost kernel at 8 and 32
+#              bytes, GIO and NVSHMEM: profile-<impl>-<bytes>.csv, where the cycles of one
+#              thread's small put go.
 # Logs, JSON lines and summary.txt go to OUTDIR; commands.txt lists every command run. The runs
 # take about 3 minutes on an H200 after the build.
 set -uo pipefail
@@ -56,6 +60,18 @@ fi
 if has post; then  # one process; no NIC consumes these queues (apps/gda_post)
   T=120 run "$B/bin/gio-gda-post" --json "$out/gda_post.jsonl" > "$out/gda_post.txt" 2>&1
   echo "gda-post rc=$?"
+fi
+
+if has profile; then  # one k_callcost launch per run, thread scope; ncu serializes and replays it
+  for impl in gio nvshmem; do
+    b=$(bin $impl) || continue
+    for n in 8 32; do
+      GIO_TRANSPORT=p2p T=300 run "$B/bin/giorun" -n 2 ncu --target-processes all -k regex:k_callcost -c 1 \
+        --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+        "$b" callcost --scope thread --min-size $n --max-size $n --reps 3 > "$out/profile-$impl-$n.csv" 2> "$out/profile-$impl-$n.log"
+      echo "profile $impl $n B rc=$?"
+    done
+  done
 fi
 
 # One table of what the goals compare: thread-scope call cost against NVSHMEM's and the floors,

@@ -38,19 +38,25 @@ GIO_DEVICE_INLINE void check_ctx(const char* routine, shmem_ctx_t ctx) {
   GIO_DEV_FATAL(routine, "target PE %d is out of range [0, %d) of the context's team", pe, n);
 }
 // A context the host made from a team (shmem_team_create_ctx with SHMEM_DEVICE_CTX) numbers PEs in
-// that team: an operation on it takes the world PE of `pe` here, at its entry, before any check.
+// that team: an operation on it takes the world PE of `pe` at its entry, before any check.
 // Every other context (the default, the kernels' own) is in the world, which an address compare on
 // the constant state tells, so only the host's contexts pay the load of the context's team.
-GIO_DEVICE_INLINE int ctx_pe(const char* routine, shmem_ctx_t ctx, int pe) {
-  if (ctx == nullptr) return pe;
+GIO_DEVICE_INLINE bool ctx_in_team(shmem_ctx_t ctx) {
+  if (ctx == nullptr) return false;
   const gio_device_state_v1& st = GIO_DSTATE;
   const uintptr_t off = (uintptr_t)ctx - (uintptr_t)(st.ctx_table + st.num_ctx);
-  if (st.ctx_end <= st.num_ctx || off >= (uintptr_t)(st.ctx_end - st.num_ctx) * sizeof(gio_ctx_v1)) return pe;
-  const int t = ctx->team;
-  if (t == GIO_TEAM_SLOT_WORLD) return pe;
-  const gio_team_v1& tm = ((const gio_team_v1*)(st.heap_base + GIO_HEAP_TEAM_TABLE))[t & (GIO_MAX_TEAMS - 1)];
+  if (st.ctx_end <= st.num_ctx || off >= (uintptr_t)(st.ctx_end - st.num_ctx) * sizeof(gio_ctx_v1)) return false;
+  return ctx->team != GIO_TEAM_SLOT_WORLD;
+}
+// The world PE of a team context's `pe` (ctx_in_team).
+GIO_DEVICE_NOINLINE int team_ctx_pe(const char* routine, shmem_ctx_t ctx, int pe) {
+  const gio_device_state_v1& st = GIO_DSTATE;
+  const gio_team_v1& tm = ((const gio_team_v1*)(st.heap_base + GIO_HEAP_TEAM_TABLE))[ctx->team & (GIO_MAX_TEAMS - 1)];
   if ((unsigned)pe >= (unsigned)tm.n_pes) fail_ctx_pe(routine, pe, tm.n_pes);
   return tm.members[pe];
+}
+GIO_DEVICE_INLINE int ctx_pe(const char* routine, shmem_ctx_t ctx, int pe) {
+  return ctx_in_team(ctx) ? team_ctx_pe(routine, ctx, pe) : pe;
 }
 // ... and one shmemx_wg_ctx_create handed out and nobody destroyed. This reads the context from
 // global memory (an L2 round trip after any system-scope acquire, ~0.2 us), so only the paths that
@@ -136,9 +142,14 @@ GIO_DEVICE_NOINLINE void put_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 // bulk-copy path were tuned that way (p2p.h, bulk.h).
 static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
 
-template <typename S>
+// A team context's put (ctx_in_team) takes the call (put_team), which translates the PE and comes
+// back with WorldPe; every other put keeps the caller's PE, so the loads above depend on arguments
+// alone. Translated on the common path, the PE read through the context kept the peer's state loads
+// in a loop of calls on any context the kernel was given (tests/sass/check_put_loop.py, *_ctx).
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
-  pe = ctx_pe(rt, ctx, pe);
   if constexpr (S::one_lane && plat::thread_put_inline) {
     // As the cooperative scopes below: the transport and the mapping are read before the checks,
     // and a small p2p put is one straight run of loads, then stores (copy_thread_small), before the
@@ -147,6 +158,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_global(st, dst, at);
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     if (n <= kThreadInlineMax &&
         copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))
@@ -154,6 +166,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {
@@ -167,6 +180,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
     // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
@@ -175,6 +189,11 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
       return;
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   }
+}
+
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+  put<S, WorldPe>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
 }
 
 // get's transport switch, after the checks; cooperative scopes as put.
@@ -201,10 +220,13 @@ GIO_DEVICE_NOINLINE void get_switch_out(const char* rt, shmem_ctx_t ctx, void* d
   get_switch<S>(rt, ctx, dst, src, n, pe);
 }
 
-template <typename S>
+// A team context's get takes the call, as put's does.
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe);
+template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
-  pe = ctx_pe(rt, ctx, pe);
   if constexpr (S::one_lane) {
+    if (!WorldPe && ctx_in_team(ctx)) return get_team<S, true>(rt, ctx, dst, src, n, pe);
     if (!check_rma(rt, ctx, src, n, pe)) return;
     get_switch<S>(rt, ctx, dst, src, n, pe);
   } else {
@@ -213,12 +235,18 @@ GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     const uint8_t* const mapped = p2p::remote_any(st, src, at);
+    if (!WorldPe && ctx_in_team(ctx)) return get_team<S, true>(rt, ctx, dst, src, n, pe);
     if (!check_rma(rt, ctx, src, n, pe)) return;
     if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n,
                                            is_p2p && !p2p::overlapping(dst, mapped, n))))
       return;
     get_switch_out<S>(rt, ctx, dst, src, n, pe);
   }
+}
+
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+  get<S, WorldPe>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe));
 }
 
 // Transport-wide ordering points of the calling thread's context.

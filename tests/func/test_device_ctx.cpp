@@ -29,6 +29,20 @@ __global__ void team_ctx_kernel(shmem_ctx_t ctx, int to, int slot, int* inbox, i
   __syncthreads();
 }
 
+// Gets and work-group puts through a team context: got[0] by one thread, got[1] by the work-group,
+// and the work-group's put of kGroupInts ints into block `slot` of `blocks`, all from team PE `from`.
+constexpr int kGroupInts = 48;
+__global__ void team_ctx_get_kernel(shmem_ctx_t ctx, int from, int slot, const int* marker, int* blocks, int* got) {
+  __shared__ int mine[kGroupInts];
+  if (threadIdx.x == 0) shmemg_ctx_getmem(ctx, &got[0], marker, sizeof(int), from);
+  for (int i = threadIdx.x; i < kGroupInts; i += blockDim.x) mine[i] = slot * 1000 + i;
+  __syncthreads();
+  shmemg_ctx_getmem_tg(ctx, &got[1], marker, sizeof(int), from);
+  shmemg_ctx_putmem_tg(ctx, blocks + slot * kGroupInts, mine, sizeof mine, from);
+  shmemg_ctx_quiet(ctx);
+  __syncthreads();
+}
+
 __global__ void team_sync_kernel(shmem_team_t team, int* out) {
   out[threadIdx.x] = shmemg_team_sync_tg(team);
 }
@@ -150,6 +164,38 @@ TEST(DeviceCtx, TeamContextNumbersPesInItsTeam) {
     for (int v : in) EXPECT_EQ(v, 0);
   }
   if (tail != SHMEM_TEAM_INVALID) shmem_team_destroy(tail);
+  shmem_barrier_all();
+}
+
+// The same team (world PEs 1..n-1): a get from team PE 0 reads world PE 1's marker, by one thread
+// and by a work-group, and a work-group's put to team PE 0 lands at world PE 1 only.
+TEST(DeviceCtx, TeamContextGetsAndGroupPutsUseItsPes) {
+  if (npes() < 2) GTEST_SKIP() << "needs 2 PEs";
+  shmem_team_t tail = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, npes() - 1, nullptr, 0, &tail), 0);
+  sym<int> marker(1), blocks((size_t)kGroupInts * npes());
+  marker.write({7000 + me()});
+  blocks.write(std::vector<int>((size_t)kGroupInts * npes(), -1));
+  shmem_barrier_all();
+  if (me() >= 1) {
+    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+    ASSERT_EQ(shmem_team_create_ctx(tail, SHMEM_DEVICE_CTX, &ctx), 0);
+    dbuf<int> got(2);
+    hipLaunchKernelGGL(team_ctx_get_kernel, dim3(1), dim3(kThreads), 0, 0, ctx, 0, shmem_team_my_pe(tail),
+                       (const int*)marker.get(), blocks.get(), got.get());
+    ASSERT_TRUE(synced());
+    EXPECT_EQ(got.read()[0], 7001) << "a thread's get from team PE 0";
+    EXPECT_EQ(got.read()[1], 7001) << "a work-group's get from team PE 0";
+    shmem_ctx_destroy(ctx);
+  }
+  shmem_barrier_all();
+  const std::vector<int> b = blocks.read();
+  for (int slot = 0; slot < npes(); ++slot)
+    for (int i = 0; i < kGroupInts; ++i) {
+      const bool sent = me() == 1 && slot < npes() - 1;  // one block from each team member, at world PE 1
+      ASSERT_EQ(b[(size_t)slot * kGroupInts + i], sent ? slot * 1000 + i : -1) << "block " << slot << ", int " << i;
+    }
+  shmem_team_destroy(tail);
   shmem_barrier_all();
 }
 

@@ -6,6 +6,9 @@ it: inside each kernel's loop there must be no load from the constant bank that 
 When those loads sat behind the argument checks' branches, ptxas loaded them again on every
 call, and the checks cost 120 of a wave put's 392 cycles on an H200 (gio-bench callcost,
 docs/performance.md); the head words are checked by check_pe in one compare with the PE's.
+The *_ctx kernels call through a context given as an argument: a context the host made from a team
+numbers PEs in that team, and only such a context's call may read its PE through it (dispatch.h,
+put_team), or every context's loop reloads the peer's state.
 
 Usage: check_put_loop.py BUILD_DIR   (a configured cuda build: its include/ holds the generated
 headers). Needs nvcc and nvdisasm (PyPI: nvidia-cuda-nvdisasm)."""
@@ -18,7 +21,8 @@ sys.path.insert(0, HERE)
 from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: E402
 
 STATE_LOAD = re.compile(r"\bU?LDC(\.\S+)?\s+\S+,\s+c\[0x3\]\[([^\]]+)\]")
-KERNELS = ("k_put_wave", "k_put_wg", "k_get_wave", "k_get_wg")
+KERNELS = ("k_put_wave", "k_put_wg", "k_get_wave", "k_get_wg", "k_put_wave_ctx", "k_put_wg_ctx", "k_get_wave_ctx",
+           "k_get_wg_ctx")
 
 
 def loops(body):
@@ -43,7 +47,7 @@ def main():
     found, bad = [], []
     for name, body in functions(text, labels=True).items():
         # The kernels themselves, not the functions ptxas emits for them ("<kernel>$<callee>").
-        kernel = next((k for k in KERNELS if re.fullmatch(r"_Z\d+%s\w*" % k, name)), None)
+        kernel = next((k for k in KERNELS if re.fullmatch(r"_Z%d%s\w*" % (len(k), k), name)), None)
         if not kernel:
             continue
         regions = loops(body)

@@ -12,13 +12,15 @@ mkdir "$dir/earlier" "$dir/now"
 "$prog" victim "$prov" "$dir/earlier" &
 earlier=$!
 for _ in $(seq 600); do [[ -e "$dir/earlier/key" ]] && break; sleep 0.1; done
-echo alone > "$dir/earlier/done"
+# Whole or not at all (as the programs publish): the victim reads the file as soon as it exists.
+echo alone > "$dir/earlier/done.tmp" && mv "$dir/earlier/done.tmp" "$dir/earlier/done"
 wait "$earlier" || { echo "second_job: the earlier job failed"; exit 1; }
 
 "$prog" victim "$prov" "$dir/now" &
 victim=$!
 "$prog" intruder "$prov" "$dir/now" "$dir/earlier/key"
 rc=$?
-[[ -e "$dir/now/done" ]] || echo 1 > "$dir/now/done"  # the intruder stopped early: let the victim check
+# The intruder stopped early: let the victim check.
+[[ -e "$dir/now/done" ]] || { echo 1 > "$dir/now/done.tmp" && mv "$dir/now/done.tmp" "$dir/now/done"; }
 wait "$victim" || rc=1
 exit $rc

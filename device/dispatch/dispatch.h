@@ -138,8 +138,11 @@ GIO_DEVICE_NOINLINE void put_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 // transport and the peer's mapping are read, so those constant loads overlap the loads' latency
 // (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put inlines its own
 // small copy the same way (copy_thread_small) where the platform takes it (plat::thread_put_inline:
-// cuda and host, not hip) and keeps the whole switch inline after it: its larger copies and its
-// bulk-copy path were tuned that way (p2p.h, bulk.h).
+// cuda and host, not hip) and calls the switch for everything else, as the cooperative scopes do.
+// With the switch inline (the larger copies' 16-word batches, the bulk-copy path), gio-bench's
+// callcost kernel ran at 255 registers and its loop of thread puts held 172 local-memory loads and
+// stores; with the call, 11 (sm_90, nvcc 13; tests/sass/check_thread_put.py keeps the small form
+// inline and allows only that call).
 static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
 
 // A team context's put (ctx_in_team) takes the call (put_team), which translates the PE and comes
@@ -153,7 +156,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
   if constexpr (S::one_lane && plat::thread_put_inline) {
     // As the cooperative scopes below: the transport and the mapping are read before the checks,
     // and a small p2p put is one straight run of loads, then stores (copy_thread_small), before the
-    // general switch is reached. Larger sizes, and the other transports, keep the switch inline.
+    // general switch is reached. Larger sizes, and the other transports, take the call.
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
@@ -163,7 +166,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     if (n <= kThreadInlineMax &&
         copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))
       return;
-    put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
+    put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
     if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);

@@ -10,8 +10,8 @@ In each kernel that puts a constant 8, 16, 32, 64 or 128 bytes from one thread:
     n / w loads of the widest word w (16 bytes, or 8 for 8 bytes), every one before the first of
     its n / w stores.
 The kernel of a run-time size (gio-bench callcost's form) must hold the 128-byte form (8 loads of
-16 bytes, then 8 stores) and no other call; its bulk-copy path (256 bytes and up, device/p2p/bulk.h)
-keeps a frame for its timeout report, so local memory is not checked there.
+16 bytes, then 8 stores) and no other call than those and the general switch's (put_switch_out,
+which moves more than 128 bytes); local memory is not checked there.
 Before any of it, the check must refuse thread_put.cu's three k_refuse_* kernels (a copy by a call,
 by a loop, through local memory), so a check that no longer can fail fails.
 Out of line or in a loop, 32-128 B thread puts cost 837-843 cycles against 437-751 for NVSHMEM's on
@@ -33,7 +33,10 @@ CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # post is out of line (dispatch.h put_switch), and the memmove forms of a put whose source overlaps
 # its destination on this PE (move_here for gda and the proxy, p2p's copy_overlapping), which only
 # the general path past the small form reaches (the small form loads everything before it stores).
-ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping)")
+# The general switch (put_switch_out) takes what the small form does not: more than 128 bytes, or
+# a peer that is not p2p; only a run-time size reaches it.
+ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping|"
+                          r"14put_switch_out)")
 # Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
 # may turn the predicate of the last store into a forward branch over it).
 CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")

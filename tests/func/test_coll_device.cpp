@@ -18,9 +18,9 @@
 // time slice, milliseconds a call, so the tests run fewer calls there (lean()): every routine still
 // at every scope and on every team, but the move routines on two types a team (the *mem form and
 // one of the representative types, a different one for each team and scope) and an eighth of the
-// representative reductions a team; the sizes and back-to-back tests on the world and one other
-// team; fewer sizes, rounds and iterations (each test says which). Each path the full run takes is
-// still taken somewhere; the repetition is what goes.
+// representative reductions a team; the sizes test on the world and one other team, the
+// back-to-back test on one team a scope; fewer sizes, rounds and iterations (each test says
+// which). Each path the full run takes is still taken somewhere; the repetition is what goes.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -653,9 +653,9 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
 
 // Sizes on both sides of the low-latency protocol: 1 element, a few hundred bytes, 64 KiB and more
 // per PE, and around the LL limits; on the world, every other PE and the reversed world.
-// Where PEs share a GPU: on the world and one other team (by scope); 1, 300 and 64 KiB + 24 bytes;
-// the typed forms of broadcast, fcollect and alltoall left to EveryRoutineOnEveryTeam, and of the
-// reductions the int sum and one other by turns.
+// Where PEs share a GPU: on the world and one other team (by scope), the LL limits on the world;
+// 1, 300 and 64 KiB + 24 bytes; the typed forms of broadcast, fcollect and alltoall left to
+// EveryRoutineOnEveryTeam, and of the reductions the int sum and one other by turns.
 TEST_P(DeviceColl, SmallAndLargeSizes) {
   const int scope = GetParam();
   team_set ts;
@@ -689,8 +689,9 @@ TEST_P(DeviceColl, SmallAndLargeSizes) {
       if (!lean() || other == 2) p.reduce(R_prod_complexd, (bytes + 15) / 16, false);
     }
     // Around the LL limits (GIO_COLL_LL_MAX 1 KiB a message; 2 KiB of LL area a call, 512 B a
-    // member at 4 PEs, 1 KiB at 2).
+    // member at 4 PEs, 1 KiB at 2). Where PEs share a GPU, on the world only.
     for (size_t bytes : {(size_t)512, (size_t)513, (size_t)1024, (size_t)1025}) {
+      if (lean() && t.second != SHMEM_TEAM_WORLD) break;
       p.broadcast(TY_MEM, bytes, (int)(bytes % m));
       p.fcollect(TY_MEM, bytes);
       p.alltoall(TY_MEM, bytes);
@@ -884,14 +885,15 @@ __global__ void back_to_back(shmem_team_t team, b2b_bufs b, int iters) {
 }
 }  // namespace
 
-// Where PEs share a GPU: b2b_iters() iterations, on the world and one other team (by scope).
+// Where PEs share a GPU: b2b_iters() iterations, on one team a scope (thread: the world, wave: the
+// reversed world, wg: every other PE).
 TEST_P(DeviceColl, FiftyBackToBackMixed) {
   const int scope = GetParam(), n = npes(), iters = b2b_iters();
   team_set ts;
   const std::pair<const char*, shmem_team_t> all_teams[] = {
       {"world", SHMEM_TEAM_WORLD}, {"reversed", ts.rev}, {"every_other", ts.parity()}};
   std::vector<std::pair<const char*, shmem_team_t>> teams(std::begin(all_teams), std::end(all_teams));
-  if (lean()) teams = {all_teams[0], all_teams[1 + scope % 2]};
+  if (lean()) teams = {all_teams[scope]};
   for (const auto& t : teams) {
     pool p;
     b2b_bufs b;

@@ -6,7 +6,11 @@
 # slower than alone (func.test_coll_device.p2p.np1: 56 s, against 10 s with a GPU to itself). The
 # AMO tests did not: every softnic or proxy atomic on GPU memory is a kernel of its own process,
 # which needs that process's slice, so beside other tests each atomic waits longer; they hold every
-# lane's lock and run alone. The host platform runs PEs as threads of plain processes, so CI's
+# lane's lock and run alone. Their shared-GPU sizes (pes_share_gpu, tests/func/gio_test.h) make
+# them short, but they remain the suite's densest atomics (test_amo about 2,000 a PE at 2 PEs,
+# test_gda_wave about 500, test_ctx about 200), each waiting for a slice behind every process on
+# the GPU: three more tests beside them would lengthen every such wait about as much as the lanes
+# would save, so they keep running alone. The host platform runs PEs as threads of plain processes, so CI's
 # runs keep their parallelism.
 #
 # gio_serialize_gpu_tests(): call once in a directory that adds multi-PE tests; it runs when the

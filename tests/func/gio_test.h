@@ -99,11 +99,17 @@ inline ::testing::AssertionResult synced() {
   return ::testing::AssertionSuccess();
 }
 
-// Whether this node runs more PEs than it has GPUs. Their processes then share a GPU in time
+// The PEs on this machine, set by the test main after shmem_init (MPI's shared-memory split): not
+// SHMEM_TEAM_SHARED's size, which GIO_NODE_PER_PE=1 makes 1 although the PEs still share the
+// machine and its GPUs. 0 where the main could not tell (no MPI: GIO_BOOTSTRAP=pmix).
+inline int g_pes_on_machine = 0;
+
+// Whether this machine runs more PEs than it has GPUs. Their processes then share a GPU in time
 // slices, and every operation that needs a kernel of another process, or one of its own launched
 // from a host thread (a softnic or proxy atomic on GPU memory, a host atomic on the GPU heap),
 // waits for a slice: milliseconds where it takes microseconds with a GPU per PE (on one H200 shared
-// by 2 PEs, func.test_amo.proxy.np2's AmoStdDevice.int, about 70,000 atomics, took 231 s). Tests
+// by 2 PEs, func.test_amo.proxy.np2's AmoStdDevice.int, about 70,000 atomics, took 231 s); so does
+// every cross-PE wait of a collective, whose partner's kernel runs only in its own slice. Tests
 // whose cost is thousands of such operations run fewer of them there. Always false on the host
 // platform.
 inline bool pes_share_gpu() {
@@ -112,7 +118,8 @@ inline bool pes_share_gpu() {
 #else
   int gpus = 0;
   if (hipGetDeviceCount(&gpus) != hipSuccess) return false;
-  return shmem_team_n_pes(SHMEM_TEAM_SHARED) > gpus;
+  const int pes = g_pes_on_machine > 0 ? g_pes_on_machine : shmem_team_n_pes(SHMEM_TEAM_SHARED);
+  return pes > gpus;
 #endif
 }
 

@@ -5,6 +5,8 @@
 #include <mpi.h>
 #include <shmem.h>
 
+#include "gio_test.h"
+
 namespace {
 class failure_printer : public ::testing::EmptyTestEventListener {
  public:
@@ -34,6 +36,16 @@ int main(int argc, char** argv) {
   else
     shmem_init();
   const int me = shmem_my_pe();
+  // How many PEs share this machine (pes_share_gpu), from MPI where GIO bootstrapped over it.
+  int mpi_up = 0;
+  MPI_Initialized(&mpi_up);
+  if (mpi_up) {
+    MPI_Comm machine;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &machine) == MPI_SUCCESS) {
+      MPI_Comm_size(machine, &giotest::g_pes_on_machine);
+      MPI_Comm_free(&machine);
+    }
+  }
   if (me != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
@@ -48,8 +60,6 @@ int main(int argc, char** argv) {
   }
   // Over MPI when GIO bootstrapped over it; under GIO_BOOTSTRAP=pmix MPI was never started, and a
   // reduction on the symmetric heap agrees instead.
-  int mpi_up = 0;
-  MPI_Initialized(&mpi_up);
   if (mpi_up) {
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   } else {

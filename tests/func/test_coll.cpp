@@ -4,15 +4,34 @@
 // shmem_double_sum_to_all loop; broadcasts from every root (the team form writes the root's dest,
 // the active-set form does not); collect with a different count per PE; fcollect; alltoall;
 // alltoalls with strides (the gaps are not written); collectives on teams used in interleaved order.
+//
+// Where PEs share a GPU (pes_share_gpu), each collective's waits on its partners and each copy to or
+// from the GPU heap can wait for a time slice of another process, so the every-type tests take a
+// representative set of types there (each operation on 4- and 8-byte integers, float, double and,
+// for sum and prod, a complex type: the types of an operation share its code but for the element's
+// width and arithmetic), and the tests of repeated calls fewer rounds (each says how many).
 #include <complex>
 #include <functional>
 #include <numeric>
+#include <string>
 
 #include "gio_test.h"
 
 using namespace giotest;
 
 namespace {
+
+// Fewer types and rounds where PEs share a GPU (the header says why).
+bool lean() {
+  static const bool l = pes_share_gpu();
+  return l;
+}
+// The types the every-type tests run where PEs share a GPU.
+bool representative(const std::string& type) {
+  for (const char* t : {"int", "uint", "long", "uint64", "float", "double", "complexd"})
+    if (type == t) return true;
+  return false;
+}
 
 // Every buffer of a test comes from one symmetric block, allocated once (collectively, by the
 // first test on every PE) and carved the same way on every PE, so the hundreds of reductions below
@@ -134,8 +153,9 @@ void check_to_all(const char* name, void (*fn)(T*, const T*, int, int, int, int,
 }  // namespace
 
 TEST(Coll, ReduceEveryOperationAndType) {
-#define GIO_TEST_REDUCE(OP, NAME, T) \
-  check_reduce<T, r_##OP>("shmem_" #NAME "_" #OP "_reduce", &shmem_##NAME##_##OP##_reduce, SHMEM_TEAM_WORLD);
+#define GIO_TEST_REDUCE(OP, NAME, T)    \
+  if (!lean() || representative(#NAME)) \
+    check_reduce<T, r_##OP>("shmem_" #NAME "_" #OP "_reduce", &shmem_##NAME##_##OP##_reduce, SHMEM_TEAM_WORLD);
   GIO_REDUCE_OPS(GIO_REDUCE_EACH, GIO_TEST_REDUCE)
 #undef GIO_TEST_REDUCE
 }
@@ -144,8 +164,9 @@ TEST(Coll, ToAllEveryOperationAndType) {
   // The world, then the even PEs (logPE_stride 1).
   const int sets[2][3] = {{0, 0, npes()}, {0, 1, (npes() + 1) / 2}};
   for (const auto& s : sets) {
-#define GIO_TEST_TO_ALL(OP, NAME, T) \
-  check_to_all<T, r_##OP>("shmem_" #NAME "_" #OP "_to_all", &shmem_##NAME##_##OP##_to_all, s[0], s[1], s[2]);
+#define GIO_TEST_TO_ALL(OP, NAME, T)    \
+  if (!lean() || representative(#NAME)) \
+    check_to_all<T, r_##OP>("shmem_" #NAME "_" #OP "_to_all", &shmem_##NAME##_##OP##_to_all, s[0], s[1], s[2]);
     GIO_TO_ALL_OPS(GIO_REDUCE_EACH, GIO_TEST_TO_ALL)
 #undef GIO_TEST_TO_ALL
   }
@@ -153,9 +174,10 @@ TEST(Coll, ToAllEveryOperationAndType) {
 
 // What osu_oshm_reduce does: shmem_double_sum_to_all over all PEs, pWrk and pSync from shmem_malloc,
 // pSync alternating between two arrays, iteration after iteration with no barrier between. The
-// values change every iteration, so a result from the wrong iteration shows.
+// values change every iteration, so a result from the wrong iteration shows. Where PEs share a
+// GPU 4 iterations (each pSync used twice), else 8.
 TEST(Coll, OsuDoubleSumToAll) {
-  const int n = npes();
+  const int n = npes(), iters = lean() ? 4 : 8;
   for (size_t size : {1ul, 2ul, 1024ul, 65536ul / sizeof(double)}) {
     double* src = (double*)shmem_malloc(size * sizeof(double));
     double* dst = (double*)shmem_malloc(size * sizeof(double));
@@ -166,7 +188,7 @@ TEST(Coll, OsuDoubleSumToAll) {
       write(ps, std::vector<long>(SHMEM_REDUCE_SYNC_SIZE, SHMEM_SYNC_VALUE));
     }
     shmem_barrier_all();
-    for (int it = 0; it < 8; ++it) {
+    for (int it = 0; it < iters; ++it) {
       std::vector<double> mine(size), want(size);
       for (size_t i = 0; i < size; ++i) {
         mine[i] = me() + 0.5 * i + it;
@@ -410,6 +432,7 @@ TEST(Coll, AlltoallsStrides) {
 
 // Collectives on the rows and columns of a 2-D split and on the world, odd PEs taking the column
 // first and even PEs the row: each team keeps its own sync state, so the interleaving is harmless.
+// 20 iterations, 6 where PEs share a GPU.
 TEST(Coll, TeamsInterleaved) {
   shmem_team_t row = SHMEM_TEAM_INVALID, col = SHMEM_TEAM_INVALID;
   ASSERT_EQ(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, nullptr, 0, &row, nullptr, 0, &col), 0);
@@ -425,7 +448,7 @@ TEST(Coll, TeamsInterleaved) {
     for (int k = 0; k < shmem_team_n_pes(t); ++k) s += base + shmem_team_translate_pe(t, k, SHMEM_TEAM_WORLD);
     return s;
   };
-  for (int it = 0; it < 20; ++it) {
+  for (int it = 0; it < (lean() ? 6 : 20); ++it) {
     write(rsrc, std::vector<int64_t>(4, it * 1000 + me()));
     write(csrc, std::vector<int64_t>(4, it * 2000 + me()));
     shmem_barrier_all();
@@ -480,7 +503,8 @@ TEST(Coll, OnSplitAndSharedTeams) {
 // shmem_barrier and the active-set shmem_sync on the even PEs, round after round with one pSync:
 // each member puts the round number to the next member of the set, and after the barrier finds the
 // previous member's. Rounds alternate between two slots: a member already in round r+1 writes the
-// other one, and it cannot reach round r+2 before this PE has read round r.
+// other one, and it cannot reach round r+2 before this PE has read round r. 40 rounds, 8 where PEs
+// share a GPU.
 TEST(Coll, ActiveSetBarrierAndSync) {
   const int n = npes(), evens = (n + 1) / 2;
   pool p;
@@ -491,7 +515,7 @@ TEST(Coll, ActiveSetBarrierAndSync) {
   shmem_barrier_all();
   if (me() % 2 == 0) {
     const int k = me() / 2, next = 2 * ((k + 1) % evens), prev = 2 * ((k + evens - 1) % evens);
-    for (int r = 0; r < 40; ++r) {
+    for (int r = 0; r < (lean() ? 8 : 40); ++r) {
       const int64_t v = r * 1000 + me();
       shmem_int64_p(box + 2 * me() + r % 2, v, next);
       if (r % 2)

@@ -13,6 +13,14 @@
 // or from the whole work-group of 64 threads (wg scope). A routine's dest must be ready on every
 // member before any member calls it, and the spec gives no ordering between members after it, so
 // each call of a launch writes a dest of its own (a pool carved the same way on every member).
+//
+// Where PEs share a GPU (pes_share_gpu) every collective waits for its partners' kernels to get a
+// time slice, milliseconds a call, so the tests run fewer calls there (lean()): every routine still
+// at every scope and on every team, but the move routines on two types a team (the *mem form and
+// one of the representative types, a different one for each team and scope) and an eighth of the
+// representative reductions a team; the sizes test on the world and one other team, the
+// back-to-back test on one team a scope; fewer sizes, rounds and iterations (each test says
+// which). Each path the full run takes is still taken somewhere; the repetition is what goes.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -31,6 +39,18 @@ namespace {
 
 const char* const kScopeName[3] = {"thread", "wave", "wg"};
 const unsigned kThreads = 64;
+
+// Fewer calls where PEs share a GPU (the header says why).
+bool lean() {
+  static const bool l = pes_share_gpu();
+  return l;
+}
+// The representative types (the wave and wg scopes' set), *mem included.
+int representative_types() {
+  int n = 0;
+  for (const ty_info& t : kTy) n += t.sub;
+  return n;
+}
 
 // The same call by scope, for the kernels below that check their results themselves.
 #define SCOPED(S, NAME, ARGS) (S == THREAD ? shmem_##NAME ARGS : S == WAVE ? shmemx_##NAME##_wave ARGS : shmemx_##NAME##_wg ARGS)
@@ -548,7 +568,8 @@ __global__ void sync_rounds(shmem_team_t team, uint64_t* cnt, int rounds, verdic
 }  // namespace
 
 TEST_P(DeviceColl, TeamSyncIsABarrier) {
-  const int scope = GetParam(), n = npes(), rounds = 24;
+  // 4 rounds where PEs share a GPU: both parities of the counters twice, and shmem_sync in round 2.
+  const int scope = GetParam(), n = npes(), rounds = lean() ? 4 : 24;
   team_set ts;
   for (const auto& t : ts.all()) {
     pool p;
@@ -577,22 +598,31 @@ TEST_P(DeviceColl, TeamSyncIsABarrier) {
 // Everywhere else the representative types (of the reductions, a quarter of them on teams other
 // than the world, each team and scope its own quarter). Broadcast roots go round the team; collect counts
 // differ per member (0 included); a broadcast and an fcollect of no element are a sync only.
+// Where PEs share a GPU: no full set; on each team the *mem forms and one representative type (the
+// next one for each team and scope, so the 18 team-scope pairs cover all of them) and an eighth of
+// the representative reductions (a different eighth for each team and scope), into a dest and in
+// place by turns.
 TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
   const int scope = GetParam();
   team_set ts;
   int team_no = 0;
   for (const auto& t : ts.all()) {
-    const bool full = scope == THREAD && t.second == SHMEM_TEAM_WORLD;
+    const bool full = scope == THREAD && t.second == SHMEM_TEAM_WORLD && !lean();
     // The representative reductions all on the world, a quarter of them on each other team (a
-    // different quarter by team and scope): 4.6 ms each over gda at 4 PEs on 2 cores.
-    const int quarter = t.second == SHMEM_TEAM_WORLD ? -1 : (team_no + scope) % 4;
+    // different quarter by team and scope): 4.6 ms each over gda at 4 PEs on 2 cores. An eighth
+    // everywhere where PEs share a GPU.
+    const int parts = lean() ? 8 : 4;
+    const int part = lean() ? (team_no + 6 * scope) % 8 : t.second == SHMEM_TEAM_WORLD ? -1 : (team_no + scope) % 4;
+    // Where PEs share a GPU, the one representative type besides *mem of this team and scope.
+    const int pick = (team_no + 6 * scope) % (representative_types() - 1);
     ++team_no;
     plan p(t.second, t.first);
     p.set_scope(scope);
     const int m = p.view().m;
-    int i = 0;
+    int i = 0, sub_ty = 0;
     for (int ty = 0; ty < TY_COUNT; ++ty) {
       if (!full && !kTy[ty].sub) continue;
+      if (lean() && ty != TY_MEM && sub_ty++ != pick) continue;
       ++i;
       const size_t n = 1 + (ty * 7) % 13;
       p.broadcast(ty, n, (ty + scope) % m);
@@ -602,16 +632,20 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
       p.alltoalls(ty, 2, 1 + ty % 2, 3);
       if (i % 4 == 0) p.sync(i % 8 == 0);
     }
+    if (lean()) p.sync(pick % 2);  // too few types above to reach one
     // No elements: a sync only.
     p.broadcast(TY_MEM, 0, m - 1);
     p.fcollect(TY_int, 0);
     p.broadcast_in_place(TY_long, 3, m - 1);
     p.broadcast_in_place(TY_MEM, 100, 0);
-    for (int r = 0, sub = 0; r < R_COUNT; ++r) {
+    for (int r = 0, sub = 0, taken = 0; r < R_COUNT; ++r) {
       if (!full && !kRed[r].sub) continue;
-      if (quarter >= 0 && sub++ % 4 != quarter) continue;
-      p.reduce(r, 13, false);
-      p.reduce(r, 3, true);
+      if (part >= 0 && sub++ % parts != part) continue;
+      // Where PEs share a GPU, into a dest and in place by turns.
+      const bool both = !lean(), into = both || taken % 2 == 0;
+      ++taken;
+      if (into) p.reduce(r, 13, false);
+      if (both || !into) p.reduce(r, 3, true);
     }
     p.run();
   }
@@ -619,36 +653,45 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
 
 // Sizes on both sides of the low-latency protocol: 1 element, a few hundred bytes, 64 KiB and more
 // per PE, and around the LL limits; on the world, every other PE and the reversed world.
+// Where PEs share a GPU: on the world and one other team (by scope), the LL limits on the world;
+// 1, 300 and 64 KiB + 24 bytes; the typed forms of broadcast, fcollect and alltoall left to
+// EveryRoutineOnEveryTeam, and of the reductions the int sum and one other by turns.
 TEST_P(DeviceColl, SmallAndLargeSizes) {
   const int scope = GetParam();
   team_set ts;
-  const std::pair<const char*, shmem_team_t> teams[] = {
+  const std::pair<const char*, shmem_team_t> all_teams[] = {
       {"world", SHMEM_TEAM_WORLD}, {"every_other", ts.parity()}, {"reversed", ts.rev}};
+  std::vector<std::pair<const char*, shmem_team_t>> teams(std::begin(all_teams), std::end(all_teams));
+  if (lean()) teams = {all_teams[0], all_teams[1 + scope % 2]};
+  const std::vector<size_t> sizes =
+      lean() ? std::vector<size_t>{1, 300, 65536 + 24} : std::vector<size_t>{1, 8, 300, 65536 + 24};
   for (const auto& t : teams) {
     plan p(t.second, t.first);
     p.set_scope(scope);
     const int m = p.view().m;
-    for (size_t bytes : {(size_t)1, (size_t)8, (size_t)300, (size_t)65536 + 24}) {
-      const int root = (int)(bytes % m);
+    int size_no = 0;
+    for (size_t bytes : sizes) {
+      const int root = (int)(bytes % m), other = size_no++ % 3;
       p.broadcast(TY_MEM, bytes, root);
-      p.broadcast(TY_int, (bytes + 3) / 4, (root + 1) % m);
+      if (!lean()) p.broadcast(TY_int, (bytes + 3) / 4, (root + 1) % m);
       p.broadcast_in_place(TY_MEM, bytes, (root + 2) % m);
       p.fcollect(TY_MEM, bytes);
-      p.fcollect(TY_double, (bytes + 7) / 8);
+      if (!lean()) p.fcollect(TY_double, (bytes + 7) / 8);
       p.collect(TY_MEM, bytes, [bytes](int j) { return j % 2 ? bytes : bytes / 3; });
       p.alltoall(TY_MEM, bytes);
-      p.alltoall(TY_long, (bytes + 7) / 8);
+      if (!lean()) p.alltoall(TY_long, (bytes + 7) / 8);
       // (Over gda and the proxy alltoalls takes a put per element: 64 KiB of them took 10 s.)
       if (bytes < 1000) p.alltoalls(TY_int, (bytes + 3) / 4 / 2 + 1, 2, 1);
       const size_t ints = (bytes + 3) / 4;
       p.reduce(R_sum_int, ints, false);
-      p.reduce(R_max_double, (bytes + 7) / 8, true);
-      p.reduce(R_xor_uint64, (bytes + 7) / 8, false);
-      p.reduce(R_prod_complexd, (bytes + 15) / 16, false);
+      if (!lean() || other == 0) p.reduce(R_max_double, (bytes + 7) / 8, true);
+      if (!lean() || other == 1) p.reduce(R_xor_uint64, (bytes + 7) / 8, false);
+      if (!lean() || other == 2) p.reduce(R_prod_complexd, (bytes + 15) / 16, false);
     }
     // Around the LL limits (GIO_COLL_LL_MAX 1 KiB a message; 2 KiB of LL area a call, 512 B a
-    // member at 4 PEs, 1 KiB at 2).
+    // member at 4 PEs, 1 KiB at 2). Where PEs share a GPU, on the world only.
     for (size_t bytes : {(size_t)512, (size_t)513, (size_t)1024, (size_t)1025}) {
+      if (lean() && t.second != SHMEM_TEAM_WORLD) break;
       p.broadcast(TY_MEM, bytes, (int)(bytes % m));
       p.fcollect(TY_MEM, bytes);
       p.alltoall(TY_MEM, bytes);
@@ -662,7 +705,8 @@ TEST_P(DeviceColl, SmallAndLargeSizes) {
 
 // Callers other than thread 0 and wave 0: the last thread, the last wave when it is partial (80
 // threads: 16 lanes in it on NVIDIA and AMD alike), a work-group of one thread, and of 256; sizes
-// on both sides of LL.
+// on both sides of LL. Where PEs share a GPU both sizes at 80 threads, the large one at 1 and the
+// small one at 256.
 TEST_P(DeviceColl, OtherCallersAndWorkGroupSizes) {
   const int scope = GetParam();
   for (unsigned threads : {1u, 80u, 256u}) {
@@ -670,6 +714,7 @@ TEST_P(DeviceColl, OtherCallersAndWorkGroupSizes) {
     p.set_scope(scope);
     const int m = p.view().m;
     for (size_t bytes : {(size_t)100, (size_t)40000}) {
+      if (lean() && ((threads == 1 && bytes < 1000) || (threads == 256 && bytes > 1000))) continue;
       p.broadcast(TY_MEM, bytes, (int)(threads % m));
       p.fcollect(TY_MEM, bytes / 2);
       p.collect(TY_int, bytes / 8, [bytes](int j) { return j % 2 ? bytes / 8 : bytes / 16; });
@@ -685,7 +730,7 @@ TEST_P(DeviceColl, OtherCallersAndWorkGroupSizes) {
 // Teams created, used by LL collectives and destroyed, round after round, each taking the slot the
 // last one freed (the lowest free one), with a different member late to each round's launch: the
 // slot's LL words and call count must start afresh, or a member would take a word the previous team
-// left for this call's number.
+// left for this call's number. Where PEs share a GPU each round runs one scope (thread, then wg).
 TEST(DeviceTeamLifetime, SlotReusedByNextTeam) {
   const int n = npes();
   shmem_team_t prev_slot = SHMEM_TEAM_INVALID;
@@ -700,6 +745,7 @@ TEST(DeviceTeamLifetime, SlotReusedByNextTeam) {
     if (round) EXPECT_EQ(t, prev_slot) << "the new team took another slot: this test checks nothing";
     prev_slot = t;
     for (int scope : {THREAD, WG}) {
+      if (lean() && scope != (round % 2 ? WG : THREAD)) continue;
       plan p(t, "round " + std::to_string(round));
       p.set_scope(scope);
       const int m = p.view().m;
@@ -754,7 +800,9 @@ struct b2b_bufs {
   uint8_t *msrc, *mdst;  // 2000 bytes per tenth iteration
   errs* err;
 };
-const int kB2bIters = 50;
+// 12 iterations where PEs share a GPU: two of every fifth and every tenth step, a root per member.
+int b2b_iters() { return lean() ? 12 : 50; }
+const int kB2bIters = 50;  // the buffers' size
 const size_t kB2bMem = 2000;
 
 // Iteration `it`: an int64 broadcast from root it % m, an int sum reduce, a long fcollect; every
@@ -837,11 +885,15 @@ __global__ void back_to_back(shmem_team_t team, b2b_bufs b, int iters) {
 }
 }  // namespace
 
+// Where PEs share a GPU: b2b_iters() iterations, on one team a scope (thread: the world, wave: the
+// reversed world, wg: every other PE).
 TEST_P(DeviceColl, FiftyBackToBackMixed) {
-  const int scope = GetParam(), n = npes();
+  const int scope = GetParam(), n = npes(), iters = b2b_iters();
   team_set ts;
-  const std::pair<const char*, shmem_team_t> teams[] = {
+  const std::pair<const char*, shmem_team_t> all_teams[] = {
       {"world", SHMEM_TEAM_WORLD}, {"reversed", ts.rev}, {"every_other", ts.parity()}};
+  std::vector<std::pair<const char*, shmem_team_t>> teams(std::begin(all_teams), std::end(all_teams));
+  if (lean()) teams = {all_teams[scope]};
   for (const auto& t : teams) {
     pool p;
     b2b_bufs b;
@@ -861,9 +913,9 @@ TEST_P(DeviceColl, FiftyBackToBackMixed) {
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
     shmem_barrier_all();
     switch (scope) {
-      case THREAD: hipLaunchKernelGGL(back_to_back<THREAD>, dim3(1), dim3(kThreads), 0, 0, t.second, b, kB2bIters); break;
-      case WAVE: hipLaunchKernelGGL(back_to_back<WAVE>, dim3(1), dim3(kThreads), 0, 0, t.second, b, kB2bIters); break;
-      default: hipLaunchKernelGGL(back_to_back<WG>, dim3(1), dim3(kThreads), 0, 0, t.second, b, kB2bIters); break;
+      case THREAD: hipLaunchKernelGGL(back_to_back<THREAD>, dim3(1), dim3(kThreads), 0, 0, t.second, b, iters); break;
+      case WAVE: hipLaunchKernelGGL(back_to_back<WAVE>, dim3(1), dim3(kThreads), 0, 0, t.second, b, iters); break;
+      default: hipLaunchKernelGGL(back_to_back<WG>, dim3(1), dim3(kThreads), 0, 0, t.second, b, iters); break;
     }
     ASSERT_TRUE(synced()) << t.first;
     const errs e = err.read()[0];
@@ -872,7 +924,7 @@ TEST_P(DeviceColl, FiftyBackToBackMixed) {
                            << "+10 nonzero return): got " << e.got << ", want " << e.want << ", " << row_text(e);
     // The host sees the same: the last iteration's broadcast and sum.
     const team_view v(t.second);
-    const int last = kB2bIters - 1, wroot = v.world[last % v.m];
+    const int last = iters - 1, wroot = v.world[last % v.m];
     EXPECT_EQ(read(b.bdst + last * 5, 5)[4], (int64_t)wroot * 1000000 + last * 1000 + 4) << t.first;
     EXPECT_EQ(read(b.rdst + last * 7, 7)[0], v.m * (v.m + 1) / 2 * (last + 1)) << t.first;
     shmem_barrier_all();
@@ -893,6 +945,8 @@ struct conc_bufs {
   errs* err;             // one per work-group
 };
 const int kConcIters = 30;
+// 14 where PEs share a GPU: each team's sync still comes twice (every seventh iteration).
+int conc_iters() { return lean() ? 14 : kConcIters; }
 
 // Work-group 0 (wg scope) sums over the world, the first wave of work-group 1 fcollects over
 // every-other-PE, one thread of work-group 2 broadcasts over a row of the 2-D split from a root that
@@ -972,7 +1026,7 @@ TEST(DeviceCollConcurrent, ThreeWorkGroupsOnThreeTeams) {
   b.err = err.get();
   ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
   shmem_barrier_all();
-  hipLaunchKernelGGL(three_teams, dim3(3), dim3(kThreads), 0, 0, b, kConcIters);
+  hipLaunchKernelGGL(three_teams, dim3(3), dim3(kThreads), 0, 0, b, conc_iters());
   ASSERT_TRUE(synced());
   const std::vector<errs> e = err.read();
   const char* const what[3] = {"wg 0: shmemx_long_sum_reduce_wg on the world", "wg 1: shmemx_int_fcollect_wave on every other PE",
@@ -1000,10 +1054,11 @@ __global__ void bcast_sum_sync(shmem_team_t team, int64_t* bdst, const int64_t* 
 }  // namespace
 
 // Host reduce, kernel broadcast + reduce + sync, host fcollect + sync, round after round, with no
-// barrier between: host and kernel calls share the team's state.
+// barrier between: host and kernel calls share the team's state. Where PEs share a GPU 3 rounds,
+// a scope each.
 TEST(DeviceCollHostInterleave, HostThenKernelThenHost) {
   team_set ts;
-  const int rounds = 6;
+  const int rounds = lean() ? 3 : 6;
   const std::pair<const char*, shmem_team_t> teams[] = {{"world", SHMEM_TEAM_WORLD}, {"row", ts.row}};
   for (const auto& t : teams) {
     const team_view v(t.second);

@@ -6,6 +6,10 @@
 // every result must be exact. Lanes never wait for a wave-mate, so this also passes where a wave's
 // lanes cannot overtake each other (AMD; the host emulator's lockstep mode). Runs over every
 // transport; only gda aggregates.
+//
+// Where PEs share a GPU (pes_share_gpu), each softnic or proxy atomic and signal on GPU memory waits
+// for a time slice, so one work-group of 80 threads posts there instead of two of 96: still a full
+// wave and a partial one (2.5 NVIDIA warps, 1.25 AMD waves), with every kind of call in each.
 #include "gio_test.h"
 
 #include "device/platform/platform.h"
@@ -14,7 +18,8 @@ using namespace giotest;
 
 namespace {
 const unsigned kWGs = 2, kThreads = 96;  // 3 warps / 1.5 AMD waves: a partial wave too
-const unsigned kT = kWGs * kThreads;     // senders per PE
+// Where PEs share a GPU (the header says why).
+const unsigned kLeanWGs = 1, kLeanThreads = 80;
 const size_t kPut = 200, kPutStride = 256, kNbiStride = 64, kGet = 100;
 
 // Where thread t of PE me sends (every PE, itself included, within one wave), and how.
@@ -34,13 +39,14 @@ struct bufs {
   uint64_t* cs;       // [g]
   uint64_t* sig_set;  // [g]
   uint8_t* get_dst;   // [t*kGet], this PE's own
+  unsigned T;         // senders per PE (every thread of the launch)
 };
 
 __global__ void wave_kernel(bufs b, unsigned* errors) {
   const int me = shmem_my_pe(), n = shmem_n_pes();
   shmem_ctx_t wg = SHMEM_CTX_DEFAULT;
   if (shmemx_wg_ctx_create(SHMEM_CTX_PRIVATE, &wg) != 0) wg = SHMEM_CTX_DEFAULT;
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, g = (unsigned)me * kT + t;
+  const unsigned kT = b.T, t = blockIdx.x * blockDim.x + threadIdx.x, g = (unsigned)me * kT + t;
   const int pe = target(me, t, n);
   const shmem_ctx_t ctx = (threadIdx.x & 2) ? wg : SHMEM_CTX_DEFAULT;
   unsigned bad = 0;
@@ -118,6 +124,8 @@ TEST(GdaWave, CollectivesGroupLanesByKey) {
 
 TEST(GdaWave, EveryLanePostsAtOnce) {
   const int n = npes(), my = me();
+  const bool lean = pes_share_gpu();
+  const unsigned wgs = lean ? kLeanWGs : kWGs, threads = lean ? kLeanThreads : kThreads, kT = wgs * threads;
   const size_t N = (size_t)n * kT;
   sym<uint8_t> src(N * kPutStride), nbi_dst(N * kNbiStride), put_dst(N * kPutStride), sig_data(N * 8),
       get_dst(kT * kGet);
@@ -129,8 +137,8 @@ TEST(GdaWave, EveryLanePostsAtOnce) {
   dbuf<unsigned> errors(1);
   shmem_barrier_all();
   bufs b{src.get(), p_dst.get(), nbi_dst.get(), put_dst.get(), sig_data.get(), counter.get(),
-         hits.get(), cs.get(), sig_set.get(), get_dst.get()};
-  hipLaunchKernelGGL(wave_kernel, dim3(kWGs), dim3(kThreads), 0, 0, b, errors.get());
+         hits.get(), cs.get(), sig_set.get(), get_dst.get(), kT};
+  hipLaunchKernelGGL(wave_kernel, dim3(wgs), dim3(threads), 0, 0, b, errors.get());
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   EXPECT_EQ(errors.read()[0], 0u) << "wrong fetched values or get data seen by the senders";

@@ -51,13 +51,13 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 void run_case(const char* name, bool with_big, int* flag, unsigned long long* ran, int* io) {
-  cudaStream_t s1, s2, s3;
-  CK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  CK(cudaStreamCreateWithFlags(&s3, cudaStreamNonBlocking));
+  cudaStream_t spin_s, a_s, b_s;
+  CK(cudaStreamCreateWithFlags(&spin_s, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&a_s, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&b_s, cudaStreamNonBlocking));
   *(volatile int*)flag = 0;
   *ran = 0;
-  spin<<<1, 32, 0, s1>>>(flag, ran);
+  spin<<<1, 32, 0, spin_s>>>(flag, ran);
   CK(cudaGetLastError());
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the spinner is running
   const auto t0 = std::chrono::steady_clock::now();
@@ -65,14 +65,14 @@ void run_case(const char* name, bool with_big, int* flag, unsigned long long* ra
   std::thread a([&] {
     if (!with_big) return;
     const auto t = std::chrono::steady_clock::now();
-    big_frame<<<1, 32, 0, s2>>>(io);
+    big_frame<<<1, 32, 0, a_s>>>(io);
     a_ms = ms_since(t);
   });
   std::thread b([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const auto t = std::chrono::steady_clock::now();
     b_started = ms_since(t0);
-    set_flag<<<1, 1, 0, s3>>>(flag);
+    set_flag<<<1, 1, 0, b_s>>>(flag);
     b_ms = ms_since(t);
   });
   a.join();
@@ -80,9 +80,9 @@ void run_case(const char* name, bool with_big, int* flag, unsigned long long* ra
   CK(cudaDeviceSynchronize());
   printf("%-44s launch A (16 KiB frame) %9.1f ms | launch B (flag) at %6.1f ms took %9.1f ms | spinner ran %7.1f ms%s\n",
          name, a_ms, b_started, b_ms, *ran / 1e6, *ran / 1000000ull >= kBoundMs ? "  (ran to its bound: B's flag came late)" : "");
-  CK(cudaStreamDestroy(s1));
-  CK(cudaStreamDestroy(s2));
-  CK(cudaStreamDestroy(s3));
+  CK(cudaStreamDestroy(spin_s));
+  CK(cudaStreamDestroy(a_s));
+  CK(cudaStreamDestroy(b_s));
 }
 
 int main(int argc, char** argv) {

@@ -61,11 +61,10 @@ TEST(Crossing, EveryPePutsAndGetsToEveryOtherAtOnce) {
   shmem_quiet();  // this PE's gets have landed, and its puts and signals are at their targets
   shmem_barrier_all();
   const std::vector<uint8_t> put_got = put_dst.read(), get_got = get_dst.read();
-  const std::vector<uint64_t> sigs = sig.read();
   for (int p = 0; p < n; ++p) {
     if (p == me()) continue;
     EXPECT_EQ(wrong_bytes(put_got, (size_t)p * region, region, p, salt), 0u) << "bytes PE " << p << " put here";
-    EXPECT_EQ(sigs[p], (uint64_t)rounds()) << "signals from PE " << p;
+    EXPECT_EQ(shmem_signal_fetch(sig.get() + p), (uint64_t)rounds()) << "signals from PE " << p;
     EXPECT_EQ(wrong_bytes(get_got, (size_t)p * region, region, p, salt), 0u) << "bytes got from PE " << p;
   }
   shmem_barrier_all();

@@ -8,13 +8,17 @@
 // spinner's own bound ends it.
 //
 // Each case: `spin` (no frame) waits for a flag in mapped host memory, bounded by kBoundMs; thread A
-// launches `big_frame` (a 16 KiB frame) on another stream, unless the case leaves it out; 200 ms
+// launches `frame<N>` (an N-int frame) on another stream, unless the case leaves it out; 200 ms
 // later thread B launches `set_flag` (no frame) on a third stream, which ends the spinner. Printed:
-// how long each launch call took and how long the spinner ran. The cases: A absent; A present; A
-// present again (is the memory the first A needed still reserved?). Run it twice: plain, and with
-// `reserve`, which first sets cudaLimitStackSize to 32 KiB a thread while no kernel runs.
+// how long each launch call took and how long the spinner ran. The cases, in this order: A absent;
+// A a kernel not launched before (with CUDA_MODULE_LOADING=LAZY that launch loads it, which the
+// EAGER setting of host/platform/gpu_device.cpp avoids); a 512-byte frame (below the default 1 KiB
+// stack limit, as the stream collectives' kernels are: 256 and 352 bytes on sm_90); a 16 KiB frame;
+// the 16 KiB frame again (is its memory still reserved?). `reserve` first sets cudaLimitStackSize
+// to 32 KiB a thread while no kernel runs.
 // Build: nvcc -O2 -std=c++17 -arch=sm_90 launch_lmem_growth.cu -o launch_lmem_growth
-// Run:   ./launch_lmem_growth; ./launch_lmem_growth reserve   (nvcc -Xptxas -v shows the frames)
+// Run:   ./launch_lmem_growth; ./launch_lmem_growth reserve; CUDA_MODULE_LOADING=LAZY ./launch_lmem_growth
+// (nvcc -Xptxas -v shows the frames)
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -26,7 +30,7 @@
 #define CK(x) do { cudaError_t e = (x); if (e) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 
 constexpr unsigned long long kBoundMs = 5000;
-constexpr int kFrameInts = 4096;  // 16 KiB of local memory a thread
+constexpr int kBigInts = 4096;  // 16 KiB of local memory a thread
 
 __device__ unsigned long long now_ns() {
   unsigned long long t;
@@ -39,18 +43,21 @@ __global__ void spin(volatile int* flag, unsigned long long* ran_ns) {
   *ran_ns = now_ns() - t0;
 }
 // Indexed by run-time values, so the array stays in local memory.
-__global__ void big_frame(int* io) {
-  int a[kFrameInts];
-  for (int i = 0; i < kFrameInts; ++i) a[(i * 7 + io[1]) % kFrameInts] = i ^ io[2];
-  io[3 + threadIdx.x] = a[(io[0] + threadIdx.x) % kFrameInts];
+template <int N>
+__global__ void frame(int* io) {
+  int a[N];
+  for (int i = 0; i < N; ++i) a[(i * 7 + io[1]) % N] = i ^ io[2];
+  io[3 + threadIdx.x] = a[(io[0] + threadIdx.x) % N];
 }
 __global__ void set_flag(int* flag) { atomicExch(flag, 1); }
+__global__ void fresh(int* io) { io[3 + threadIdx.x] = io[0]; }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void run_case(const char* name, bool with_big, int* flag, unsigned long long* ran, int* io) {
+// frame_kernel: what thread A launches, or nullptr for no launch A.
+void run_case(const char* name, void (*frame_kernel)(int*), int* flag, unsigned long long* ran, int* io) {
   cudaStream_t spin_s, a_s, b_s;
   CK(cudaStreamCreateWithFlags(&spin_s, cudaStreamNonBlocking));
   CK(cudaStreamCreateWithFlags(&a_s, cudaStreamNonBlocking));
@@ -63,9 +70,9 @@ void run_case(const char* name, bool with_big, int* flag, unsigned long long* ra
   const auto t0 = std::chrono::steady_clock::now();
   double a_ms = -1, b_ms = -1, b_started = -1;
   std::thread a([&] {
-    if (!with_big) return;
+    if (!frame_kernel) return;
     const auto t = std::chrono::steady_clock::now();
-    big_frame<<<1, 32, 0, a_s>>>(io);
+    frame_kernel<<<1, 32, 0, a_s>>>(io);
     a_ms = ms_since(t);
   });
   std::thread b([&] {
@@ -78,7 +85,7 @@ void run_case(const char* name, bool with_big, int* flag, unsigned long long* ra
   a.join();
   b.join();
   CK(cudaDeviceSynchronize());
-  printf("%-44s launch A (16 KiB frame) %9.1f ms | launch B (flag) at %6.1f ms took %9.1f ms | spinner ran %7.1f ms%s\n",
+  printf("%-32s launch A %9.1f ms | launch B (flag) at %6.1f ms took %9.1f ms | spinner ran %7.1f ms%s\n",
          name, a_ms, b_started, b_ms, *ran / 1e6, *ran / 1000000ull >= kBoundMs ? "  (ran to its bound: B's flag came late)" : "");
   CK(cudaStreamDestroy(spin_s));
   CK(cudaStreamDestroy(a_s));
@@ -87,7 +94,7 @@ void run_case(const char* name, bool with_big, int* flag, unsigned long long* ra
 
 int main(int argc, char** argv) {
   const bool reserve = argc > 1 && std::string(argv[1]) == "reserve";
-  setenv("CUDA_MODULE_LOADING", "EAGER", 0);  // no module load inside a launch (libgio does the same)
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);  // as libgio, unless the caller set it
   CK(cudaSetDevice(0));
   int* flag;
   unsigned long long* ran;
@@ -96,21 +103,24 @@ int main(int argc, char** argv) {
   CK(cudaHostAlloc(&ran, sizeof(unsigned long long), cudaHostAllocMapped));
   CK(cudaMalloc(&io, 64 * sizeof(int)));
   CK(cudaMemset(io, 0, 64 * sizeof(int)));
-  if (reserve) CK(cudaDeviceSetLimit(cudaLimitStackSize, 2 * kFrameInts * sizeof(int)));  // 32 KiB, while idle
+  if (reserve) CK(cudaDeviceSetLimit(cudaLimitStackSize, 2 * kBigInts * sizeof(int)));  // 32 KiB, while idle
   size_t limit = 0;
   CK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, big_frame));
-  printf("# stack limit %zu bytes a thread; big_frame local memory %zu bytes a thread; spinner bound %llu ms\n", limit,
-         (size_t)fa.localSizeBytes, kBoundMs);
+  cudaFuncAttributes small, big;
+  CK(cudaFuncGetAttributes(&small, frame<128>));
+  CK(cudaFuncGetAttributes(&big, frame<kBigInts>));
+  printf("# stack limit %zu bytes a thread; frames %zu and %zu bytes a thread; spinner bound %llu ms\n", limit,
+         (size_t)small.localSizeBytes, (size_t)big.localSizeBytes, kBoundMs);
   // Load everything and run the small kernels once, with nothing else running.
   *flag = 1;
   spin<<<1, 32>>>(flag, ran);
   set_flag<<<1, 1>>>(flag);
   CK(cudaDeviceSynchronize());
 
-  run_case("no launch A", false, flag, ran, io);
-  run_case("launch A", true, flag, ran, io);
-  run_case("launch A again", true, flag, ran, io);
+  run_case("no launch A", nullptr, flag, ran, io);
+  run_case("A: first launch of a kernel", fresh, flag, ran, io);
+  run_case("A: 512-byte frame", frame<128>, flag, ran, io);
+  run_case("A: 16 KiB frame", frame<kBigInts>, flag, ran, io);
+  run_case("A: 16 KiB frame again", frame<kBigInts>, flag, ran, io);
   return 0;
 }

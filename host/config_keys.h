@@ -113,6 +113,9 @@
   X(GIO_HOST_WAVE_LOCKSTEP, BOOL, "0", 0, "", 0, 0,                                                 \
     "host platform: a wave's lanes cannot overtake each other at device waits (as on AMD GPUs), "   \
     "so a lane waiting on a wave-mate hangs (times out) in CI too")                                  \
+  X(GIO_HOST_COPY_US, COUNT, "0", 0, "", 0, 1000000,                                                \
+    "host platform: microseconds each of the proxy's staging copies takes at least, as a GPU's "    \
+    "small copy waits for its process's time slice where PEs share a GPU (0: as fast as memory)")   \
   X(GIO_HOST_SHM_DIR, STR, "/dev/shm", 0, "", 0, 0,                                                 \
     "where PEs' default heaps and globals (every platform) and GPU heaps (host platform) are shared "  \
     "as files")

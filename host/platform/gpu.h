@@ -66,7 +66,8 @@ void nic_copy(void* dst, const void* src, size_t n);
 uint64_t nic_amo(void* addr, int op, uint64_t value, uint64_t compare, size_t size);
 // The proxy's staging pipeline (one thread, the proxy's): a copy between GPU memory and pinned host
 // memory (queue_alloc(.., true)) that runs on a copy engine while the caller goes on. Tickets
-// complete in issue order; nic_copy_done polls one. Host platform: the copy is done on return.
+// complete in issue order; nic_copy_done polls one. Host platform: queued, and done by a later
+// poll (gpu_host_copy.cpp).
 uint64_t nic_copy_start(void* dst, const void* src, size_t n);
 bool nic_copy_done(uint64_t ticket);
 

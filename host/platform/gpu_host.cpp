@@ -145,12 +145,6 @@ void nic_copy(void* dst, const void* src, size_t n) {
   else units(uint8_t{});
 }
 uint64_t nic_amo(void* addr, int op, uint64_t v, uint64_t c, size_t size) { return amo(addr, op, v, c, size, "softnic"); }
-uint64_t nic_copy_start(void* dst, const void* src, size_t n) {
-  static uint64_t issued = 0;
-  nic_copy(dst, src, n);
-  return ++issued;
-}
-bool nic_copy_done(uint64_t) { return true; }
 
 // Emulated kernels are CPU threads: they store to the NIC's register where the process mapped it.
 void* map_io_for_device(void* host_addr, size_t, std::string*) { return host_addr; }

@@ -6,6 +6,7 @@
 // names them directly (GIO_PROXY_LOCAL_HOST). host_lock keeps one host thread on the ring at a
 // time, so its indices are handed out and published in order.
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/host_entry.h"
@@ -17,6 +18,36 @@
 namespace gio {
 namespace {
 uint64_t completed(const gio_proxy_ring_v1& q) { return __atomic_load_n(q.completed, __ATOMIC_ACQUIRE); }
+}  // namespace
+
+std::string proxy_activity(const proxy_state& p) {
+  const proxy_state::activity& a = p.now;
+  const auto rl = std::memory_order_relaxed;
+  const int64_t last = a.last_ns.load(rl);
+  char since[64] = "no progress yet";
+  if (last) {
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch()).count();
+    snprintf(since, sizeof since, "last progress %lld ms ago", (long long)((now - last) / 1000000));
+  }
+  const uint32_t ring = a.ring.load(rl);
+  char buf[256];
+  if (ring == proxy_state::activity::kIdle) {
+    snprintf(buf, sizeof buf, "the proxy thread is between commands, %s", since);
+    return buf;
+  }
+  const uint64_t chunks = a.chunks.load(rl);
+  char staged[96] = "";
+  if (chunks)
+    snprintf(staged, sizeof staged, ", %llu of its %llu staged messages answered", (unsigned long long)a.acked.load(rl),
+             (unsigned long long)chunks);
+  snprintf(buf, sizeof buf, "the proxy thread is on command %llu of ring %u (%s to PE %d, %llu bytes)%s, %s",
+           (unsigned long long)a.idx.load(rl), ring, gio_proxy_op_name((uint8_t)a.op.load(rl)), a.pe.load(rl),
+           (unsigned long long)a.bytes.load(rl), staged, since);
+  return buf;
+}
+
+namespace {
 
 void wait_completed(runtime& r, const gio_proxy_ring_v1& q, uint64_t count, const char* routine) {
   if (completed(q) >= count) return;
@@ -25,9 +56,9 @@ void wait_completed(runtime& r, const gio_proxy_ring_v1& q, uint64_t count, cons
   while (completed(q) < count)
     gda_host_wait(r, &spins, t0, routine, [&] {
       char buf[200];
-      snprintf(buf, sizeof buf, "the proxy to complete command %llu of ring %u (completed %llu)",
+      snprintf(buf, sizeof buf, "the proxy to complete command %llu of ring %u (completed %llu; ",
                (unsigned long long)(count - 1), q.set, (unsigned long long)completed(q));
-      return std::string(buf);
+      return std::string(buf) + proxy_activity(*r.proxy) + ")";
     });
 }
 

@@ -29,6 +29,7 @@ constexpr uint64_t kChunk = 16ull << 20;
 
 using clk = std::chrono::steady_clock;
 inline double us_since(clk::time_point t0) { return std::chrono::duration<double, std::micro>(clk::now() - t0).count(); }
+inline int64_t now_ns() { return std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now().time_since_epoch()).count(); }
 
 // Where a staged put's time goes, summed over the run and printed at shmem_finalize under
 // GIO_DEBUG=1: the pipeline is as fast as its slowest stage only if no stage waits for another.
@@ -73,6 +74,9 @@ struct executor {
       bad(q, idx, c, "atomic operand size is neither 4 nor 8");
   }
 
+  // Something moved (proxy_state::now): a reply came, a peer's request was served, a copy finished.
+  void moved() { p.now.last_ns.store(now_ns(), std::memory_order_relaxed); }
+
   // ---- the target side: a peer's request, executed on this PE's heap ----------------------------
   void take_reply(const proxy_msg& m, const uint8_t* payload) {
     if (m.token != token)
@@ -87,6 +91,7 @@ struct executor {
     }
     reply = m;
     ++replies;
+    p.now.acked.store(replies, std::memory_order_relaxed);
   }
 
   // Staged chunks being copied into this PE's heap: each is acknowledged, and its receive buffer
@@ -179,7 +184,9 @@ struct executor {
   bool serve_all() {
     bool any = land();
     while (p.fab->take_message([&](const uint8_t* b, size_t n) { return serve(b, n); })) any = true;
-    return land() || any;
+    any = land() || any;
+    if (any) moved();
+    return any;
   }
 
   // ---- the source side: a command's requests and their replies ----------------------------------
@@ -201,11 +208,16 @@ struct executor {
                 what, pe, (unsigned long long)token, (unsigned long long)replies, pe);
       }
     }
+    moved();
   }
 
-  void begin(uint8_t* dst = nullptr, uint64_t roff = 0, uint64_t len = 0) {
+  // A request's start: `chunks` staged messages will be sent under one token (proxy_state::now
+  // counts their replies).
+  void begin(uint64_t chunks, uint8_t* dst = nullptr, uint64_t roff = 0, uint64_t len = 0) {
     token = ++last_token;
     replies = 0;
+    p.now.chunks.store(chunks, std::memory_order_relaxed);
+    p.now.acked.store(0, std::memory_order_relaxed);
     get_dst = dst;
     get_roff = roff;
     get_len = len;
@@ -268,7 +280,7 @@ struct executor {
         ticket[k % slots] = gpu::nic_copy_start(to, src + k * p.chunk, bytes(k));
     };
     const auto t_put = clk::now();
-    begin();
+    begin(chunks);
     for (uint64_t k = 0; k < chunks && k < slots; ++k) copy_in(k);
     for (uint64_t k = 0; k < chunks; ++k) {
       // At most `depth` chunks unacknowledged: the target's receives are counted for that many from
@@ -315,7 +327,7 @@ struct executor {
       }
     };
     const auto t_put = clk::now();
-    begin();
+    begin(chunks);
     for (uint64_t k = 0; k < chunks; ++k) {
       const auto t0 = clk::now();
       wait_for([&] { start_free(); return started > k && gpu::nic_copy_done(ticket[k % p.depth]); }, c.pe,
@@ -345,7 +357,7 @@ struct executor {
     }
     // Staged: `depth` requests outstanding; each reply's payload is copied to where its offset says.
     const uint64_t chunks = (c.len + p.chunk - 1) / p.chunk;
-    begin(dst, c.roff, c.len);
+    begin(chunks, dst, c.roff, c.len);
     for (uint64_t k = 0; k < chunks; ++k) {
       if (k >= p.depth) wait_for([&] { return replies > k - p.depth; }, c.pe, "the replies of a staged get");
       proxy_msg m{};
@@ -366,7 +378,7 @@ struct executor {
     m.bytes = bytes;
     m.value = value;
     m.compare = compare;
-    begin();
+    begin(0);  // one request, no staged chunks to count
     send(pe, 0, m, 0);
     wait_replies(pe, 1, "an atomic's reply");
     return reply.value;
@@ -416,8 +428,18 @@ void proxy_run(runtime& r, proxy_state& p) {
           gio_proxy_cmd_v1 c;
           memcpy(&c, slot, sizeof c);  // a private copy: what is checked is what runs
           current = {&q, idx, c};
+          p.now.idx.store(idx, std::memory_order_relaxed);
+          p.now.op.store(c.op, std::memory_order_relaxed);
+          p.now.pe.store(c.pe, std::memory_order_relaxed);
+          p.now.bytes.store(gio_proxy_cmd_bytes(c), std::memory_order_relaxed);
+          p.now.chunks.store(0, std::memory_order_relaxed);
+          p.now.acked.store(0, std::memory_order_relaxed);
+          p.now.ring.store((uint32_t)i, std::memory_order_relaxed);
+          ex.moved();
           ex.execute(q, idx, c);
           current.q = nullptr;
+          p.now.ring.store(proxy_state::activity::kIdle, std::memory_order_relaxed);
+          ex.moved();
           next[i] = idx + 1;
           __atomic_store_n(q.completed, idx + 1, __ATOMIC_RELEASE);
           progress = true;

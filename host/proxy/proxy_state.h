@@ -56,6 +56,19 @@ struct proxy_state {
   std::vector<uint8_t*> peer_inbox_maps;    // [pe]: pe's whole inbox as mapped here (pe != this PE)
   uint8_t* inbox_slot(int src, unsigned slot) const { return inbox + ((size_t)src * depth + slot) * chunk; }
   fifo_mutex host_lock;                  // one host thread posts on the host ring at a time, in arrival order
+  // What the proxy thread is on, for the host waits' timeout reports (proxy_host.cpp): from the
+  // completion counters alone a proxy that stopped and one that moves slowly (each staged chunk's
+  // copy waiting for a GPU time slice) look the same. Written by the proxy thread only.
+  struct activity {
+    std::atomic<uint32_t> ring{kIdle};         // the command's ring; kIdle between commands
+    std::atomic<uint64_t> idx{0};              // its index in that ring
+    std::atomic<uint32_t> op{0};               // gio_proxy_op
+    std::atomic<int32_t> pe{0};
+    std::atomic<uint64_t> bytes{0};
+    std::atomic<uint64_t> chunks{0}, acked{0}; // a staged put's or get's messages, and the replies come
+    std::atomic<int64_t> last_ns{0};           // steady_clock: when the thread last moved anything
+    static constexpr uint32_t kIdle = ~0u;
+  } now;
   std::atomic<bool> stop{false};
   std::thread thread;
 };
@@ -83,6 +96,10 @@ void inbox_open(runtime& r, proxy_state& p);
 void inbox_close(runtime& r, proxy_state& p);
 // The proxy thread (proxy_run.cpp).
 void proxy_run(runtime& r, proxy_state& p);
+
+// The proxy thread's activity (proxy_state::now) in words, for a timeout report: the command it is
+// on, how many of a staged transfer's chunks are acknowledged, and how long ago it last moved.
+std::string proxy_activity(const proxy_state& p);
 
 // Host-initiated operations over the host ring: each returns once complete (a put's bytes are in
 // the target's heap). `off` is the symmetric address's heap offset, checked by the caller.

@@ -6,10 +6,9 @@
 // serves peers' requests meanwhile (a copy done on return would leave all of that untested). The
 // proxy thread does the copies itself, so a copy's bytes are written before anything the thread does
 // after the poll that found it done, such as its acknowledgement. GIO_HOST_COPY_US keeps each copy
-// from being due before that many
-// microseconds after the previous one (or its start), as a small copy into GPU memory waits for its
-// process's time slice where PEs share a GPU (docs/transports.md, proxy): the proxy then moves
-// that slowly, and CI sees it.
+// from being due before that many microseconds after the previous one (or its start), as a small
+// copy into GPU memory waits for its process's time slice where PEs share a GPU
+// (docs/transports.md, proxy): the proxy then moves that slowly, and CI sees it.
 #include <chrono>
 #include <cstdint>
 #include <deque>

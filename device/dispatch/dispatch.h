@@ -149,7 +149,7 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 // back with WorldPe; every other put keeps the caller's PE, so the loads above depend on arguments
 // alone. Translated on the common path, the PE read through the context kept the peer's state loads
 // in a loop of calls on any context the kernel was given (tests/sass/check_put_loop.py, *_ctx).
-template <typename S, bool WorldPe>
+template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
 template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
@@ -161,7 +161,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_global(st, dst, at);
-    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     if (n <= kThreadInlineMax &&
         copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))
@@ -169,7 +169,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
-    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     put_switch<S>(rt, ctx, dst, src, n, pe, nbi);
   } else {
@@ -183,7 +183,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
-    if (!WorldPe && ctx_in_team(ctx)) return put_team<S, true>(rt, ctx, dst, src, n, pe, nbi);
+    if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
     if (!check_rma(rt, ctx, dst, n, pe)) return;
     // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
     // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
@@ -194,9 +194,9 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
   }
 }
 
-template <typename S, bool WorldPe>
+template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
-  put<S, WorldPe>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
+  put<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
 }
 
 // get's transport switch, after the checks; cooperative scopes as put.
@@ -224,12 +224,12 @@ GIO_DEVICE_NOINLINE void get_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 }
 
 // A team context's get takes the call, as put's does.
-template <typename S, bool WorldPe>
+template <typename S>
 GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe);
 template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   if constexpr (S::one_lane) {
-    if (!WorldPe && ctx_in_team(ctx)) return get_team<S, true>(rt, ctx, dst, src, n, pe);
+    if (!WorldPe && ctx_in_team(ctx)) return get_team<S>(rt, ctx, dst, src, n, pe);
     if (!check_rma(rt, ctx, src, n, pe)) return;
     get_switch<S>(rt, ctx, dst, src, n, pe);
   } else {
@@ -238,7 +238,7 @@ GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const int at = pe & (GIO_MAX_PES - 1);
     const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     const uint8_t* const mapped = p2p::remote_any(st, src, at);
-    if (!WorldPe && ctx_in_team(ctx)) return get_team<S, true>(rt, ctx, dst, src, n, pe);
+    if (!WorldPe && ctx_in_team(ctx)) return get_team<S>(rt, ctx, dst, src, n, pe);
     if (!check_rma(rt, ctx, src, n, pe)) return;
     if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, (uint8_t*)dst, mapped, n,
                                            is_p2p && !p2p::overlapping(dst, mapped, n))))
@@ -247,9 +247,9 @@ GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const voi
   }
 }
 
-template <typename S, bool WorldPe>
+template <typename S>
 GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
-  get<S, WorldPe>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe));
+  get<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe));
 }
 
 // Transport-wide ordering points of the calling thread's context.

@@ -249,9 +249,6 @@ GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint3
                                  (unsigned long long)load64(&q->completed));
                  });
 }
-GIO_DEVICE_INLINE void wait_slot_free(const char* rt, gio_gda_queue_v1* q, uint64_t idx, uint64_t done) {
-  wait_slot_free(rt, q, q->sq_slots, idx, done);
-}
 
 // A fetched result from this slot's previous use may still be unread in its scratch word.
 GIO_DEVICE_INLINE void wait_slot_released(const char* rt, gio_gda_queue_v1* q, uint32_t slot) {

@@ -151,22 +151,53 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 // in a loop of calls on any context the kernel was given (tests/sass/check_put_loop.py, *_ctx).
 template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void put_thread_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+
+// Everything check_rma, ctx_in_team and check_pe's fast half ask of a put, as one predicate on the
+// constant state and the arguments (no branch, no call): the state is this contract, pe is a world
+// PE of it (the context is not a team's: a host-made context's team is read by a predicated load)
+// reached by p2p, [dst, dst + n) lies in the user heap and the context is a slot of the table.
+// False sends the put to put_thread_out, which tells which check failed.
+template <bool WorldPe>
+GIO_DEVICE_INLINE bool small_put_ok(const gio_device_state_v1& st, shmem_ctx_t ctx, const void* dst, size_t n, int pe,
+                                    bool is_p2p) {
+  uint64_t head;
+  __builtin_memcpy(&head, &st, sizeof head);
+  const uint8_t* a = (const uint8_t*)dst;
+  const bool sym = (a >= st.heap_base + GIO_HEAP_RESERVED) & (a < st.heap_base + st.heap_size) &
+                   (n <= st.heap_size - (uint64_t)(a - st.heap_base));
+  const uint32_t end = st.ctx_end > st.num_ctx ? st.ctx_end : st.num_ctx;
+  const uintptr_t off = (uintptr_t)ctx - (uintptr_t)st.ctx_table;
+  const bool slot = (ctx == nullptr) | ((off < (uintptr_t)end * sizeof(gio_ctx_v1)) & (off % sizeof(gio_ctx_v1) == 0));
+  bool world = true;
+  if constexpr (!WorldPe) {
+    const bool host_made = (ctx != nullptr) & (off >= (uintptr_t)st.num_ctx * sizeof(gio_ctx_v1)) & slot;
+    world = !host_made || ctx->team == GIO_TEAM_SLOT_WORLD;
+  }
+  return (head == kStateHead) & ((unsigned)pe < (unsigned)st.n_pes) & is_p2p & sym & slot & world;
+}
 template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi = false) {
   if constexpr (S::one_lane && plat::thread_put_inline) {
-    // As the cooperative scopes below: the transport and the mapping are read before the checks,
-    // and a small p2p put is one straight run of loads, then stores (copy_thread_small), before the
-    // general switch is reached. Larger sizes, and the other transports, take the call.
+    // Every condition of the inline copy is one predicate (small_put_ok) and one branch on it; a
+    // small p2p put is then one straight run of loads, then stores (copy_thread_small), and a put
+    // that fails a check never reads its source. Everything else, reports of bad arguments
+    // included, takes one call (put_thread_out), which checks again in the routine's order. With
+    // the team translation, the PE check's slow half and the switch as three calls here, ptxas kept
+    // what lives across them on the stack: gio-bench callcost's loop of thread puts read local
+    // memory 6 times on the way to an 8-byte copy, each read ahead of a branch. With `ok` folded
+    // into every word's predicate instead of a branch, the loop-invariant predicates outgrew the
+    // registers and spilled the same way. tests/sass/check_thread_put.py: one call and no local
+    // memory read in such a loop (k_thread_put_loop).
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
-    const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_global(st, dst, at);
-    if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
-    if (!check_rma(rt, ctx, dst, n, pe)) return;
-    if (n <= kThreadInlineMax &&
-        copy_thread_small<true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, is_p2p))
+    const bool ok = small_put_ok<WorldPe>(st, ctx, dst, n, pe, st.peer_transport[at] == GIO_TRANSPORT_P2P);
+    if (ok && n <= kThreadInlineMax &&
+        copy_thread_small<false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, true))
       return;
-    put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
+    put_thread_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
     if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
@@ -197,6 +228,14 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
 template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   put<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
+}
+// A thread's put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the
+// checks in the routine's order, with their reports, then the transport switch.
+template <typename S, bool WorldPe>
+GIO_DEVICE_NOINLINE void put_thread_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+  if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
+  if (!check_rma(rt, ctx, dst, n, pe)) return;
+  put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
 }
 
 // get's transport switch, after the checks; cooperative scopes as put.

@@ -10,8 +10,10 @@ In each kernel that puts a constant 8, 16, 32, 64 or 128 bytes from one thread:
     n / w loads of the widest word w (16 bytes, or 8 for 8 bytes), every one before the first of
     its n / w stores.
 The kernel of a run-time size (gio-bench callcost's form) must hold the 128-byte form (8 loads of
-16 bytes, then 8 stores) and no other call than those and the general switch's (put_switch_out,
-which moves more than 128 bytes); local memory is not checked there.
+16 bytes, then 8 stores) and no other call than those and the general path's (put_thread_out: the
+checks with their reports and the switch, for more than 128 bytes or any failed check); local
+memory is not checked there. A loop of such puts (k_thread_put_loop) must make one call at most
+and read nothing from local memory inside the loop (dispatch.h put says why).
 Before any of it, the check must refuse thread_put.cu's three k_refuse_* kernels (a copy by a call,
 by a loop, through local memory), so a check that no longer can fail fails.
 Out of line or in a loop, 32-128 B thread puts cost 837-843 cycles against 437-751 for NVSHMEM's on
@@ -25,9 +27,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from check_put_loop import loops  # noqa: E402
 from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: E402
 
 LOCAL = re.compile(r"^(@!?U?P\w+\s+)?(STL|LDL)\b")
+LOCAL_LOAD = re.compile(r"^(@!?U?P\w+\s+)?LDL\b")
 CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # What a put may still call: the failure reports (out of line by design), the transports whose
 # post is out of line (dispatch.h put_switch), and the memmove forms of a put whose source overlaps
@@ -36,11 +40,12 @@ CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # The general switch (put_switch_out) takes what the small form does not: more than 128 bytes, or
 # a peer that is not p2p; only a run-time size reaches it.
 ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping|"
-                          r"14put_switch_out)")
+                          r"14put_switch_out|14put_thread_out)")
 # Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
 # may turn the predicate of the last store into a forward branch over it).
 CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")
 BRANCH = re.compile(r"^(@!?U?P\w+\s+)?BRA\S*\s+(.*`\((\.L_x_\d+)\))?")
+EXIT_IF = re.compile(r"^@!?U?P\w+\s+EXIT\b")
 SUFFIX = {16: r"\.128", 8: r"\.64"}
 
 
@@ -50,17 +55,20 @@ def access(text, kind, width):
 
 
 def straight_runs(body):
-    """The body cut into straight runs of instruction texts."""
+    """The body cut into straight runs of instruction texts: the instructions one path runs in turn.
+    A label does not cut a run (a path that jumps in there does not change what the path falling
+    through runs), nor does a predicated EXIT (ptxas may end the kernel ahead of the last store
+    instead of predicating that store), as a forward conditional branch does not."""
     runs, cur, seen = [], [], set()
     for line in body:
         m = re.match(r"^(\.L_x_\d+):", line)
         if m:
             seen.add(m.group(1))
-            runs.append(cur)
-            cur = []
             continue
         text = instruction(line)
         b = BRANCH.match(text)
+        if EXIT_IF.match(text):
+            continue
         if CUT.match(text) or (b and (not b.group(1) or not b.group(3) or b.group(3) in seen)):
             runs.append(cur)
             cur = []
@@ -96,6 +104,23 @@ def check(body, n, frame=True):
     return bad
 
 
+def check_loop(body):
+    """What a loop of run-time-size thread puts must not hold: more than one call, or a load from
+    local memory (what lives across a call and does not fit the registers the callee leaves is kept
+    on the stack, and read back on every call). [] when clean."""
+    regions = loops(body)
+    if not regions:
+        return ["no loop found"]
+    bad = []
+    for a, b in regions:
+        texts = [instruction(line) for line in body[a:b + 1]]
+        calls = [t for t in texts if CALL.search(t)]
+        if len(calls) > 1:
+            bad.append("%d calls in the loop (one allowed): %s" % (len(calls), "; ".join(calls)))
+        bad += ["local memory read in the loop: " + t for t in texts if LOCAL_LOAD.match(t)]
+    return bad
+
+
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-cuda")
     text = disassemble("thread_put.cu", build, ["-O2"])
@@ -116,13 +141,14 @@ def main():
     for n in (8, 16, 32, 64, 128):
         bad += ["k_thread_put<%d>: %s" % (n, b) for b in check(body(r"_Z12k_thread_putILi%dEEvPcPKci" % n), n)]
     bad += ["k_thread_put_var: " + b for b in check(body(r"_Z\d+k_thread_put_var\w*"), 128, frame=False)]
+    bad += ["k_thread_put_loop: " + b for b in check_loop(body(r"_Z\d+k_thread_put_loop\w*"))]
     if bad:
         print("check_thread_put FAILED: a thread-scope put of 8..128 bytes is not in its inline form:")
         for b in bad:
             print("  " + b)
         sys.exit(1)
     print("check_thread_put: thread puts of 8..128 B (constant and run-time sizes) inline, no frame, no call; "
-          "the 3 refused forms refused")
+          "a loop of them one call and no local-memory read; the 3 refused forms refused")
 
 
 if __name__ == "__main__":

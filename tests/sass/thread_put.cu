@@ -29,3 +29,11 @@ __global__ void k_refuse_stack(char* d, const char* s, int k) {
   for (int i = 0; i < 16; ++i) stage[i] = ((const unsigned long long*)s)[i];
   ((unsigned long long*)d)[0] = stage[k & 15];  // an index only known at run time: the array is in memory
 }
+
+// A loop of run-time-size puts with a value live across it (a timer's start, as gio-bench callcost
+// keeps): the loop must call out at one place only and read nothing back from local memory.
+__global__ void k_thread_put_loop(char* d, const char* s, size_t n, int pe, int iters, long long* t) {
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) shmem_putmem_nbi(d, s, n, pe);
+  *t = clock64() - t0;
+}

@@ -13,9 +13,9 @@
 #   post     - gio-gda-post: the gda post at thread, wave and work-group scope, and its step
 #              probe (path6 is the one-lane floor);
 #   profile  - (not in the default) Nsight Compute's per-instruction source counters (warp stall
-#              samples, instructions executed) of the thread-scope callcost kernel at 8 and 32
-#              bytes, GIO and NVSHMEM: profile-<impl>-<bytes>.csv, where the cycles of one
-#              thread's small put go.
+#              samples, instructions executed) of the thread- and wave-scope callcost kernels at
+#              8 and 32 bytes, GIO and NVSHMEM: profile-<impl>-<scope>-<bytes>.csv, where the
+#              cycles of one small put go.
 # Logs, JSON lines and summary.txt go to OUTDIR; commands.txt lists every command run. The runs
 # take about 3 minutes on an H200 after the build.
 set -uo pipefail
@@ -65,11 +65,13 @@ fi
 if has profile; then  # one k_callcost launch per run, thread scope; ncu serializes and replays it
   for impl in gio nvshmem; do
     b=$(bin $impl) || continue
-    for n in 8 32; do
-      GIO_TRANSPORT=p2p T=300 run "$B/bin/giorun" -n 2 ncu --target-processes all -k regex:k_callcost -c 1 \
-        --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
-        "$b" callcost --scope thread --min-size $n --max-size $n --reps 3 > "$out/profile-$impl-$n.csv" 2> "$out/profile-$impl-$n.log"
-      echo "profile $impl $n B rc=$?"
+    for sc in thread wave; do
+      for n in 8 32; do
+        GIO_TRANSPORT=p2p T=300 run "$B/bin/giorun" -n 2 ncu --target-processes all -k regex:k_callcost -c 1 \
+          --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+          "$b" callcost --scope $sc --min-size $n --max-size $n --reps 3 > "$out/profile-$impl-$sc-$n.csv" 2> "$out/profile-$impl-$sc-$n.log"
+        echo "profile $impl $sc $n B rc=$?"
+      done
     done
   done
 fi

@@ -90,10 +90,11 @@ fail_step() {
 # The background queue. Compile-only steps (the sanitizer builds, the cuda and hip compile checks)
 # run one after another in a queue of their own, beside the test steps, at idle priority
 # (SCHED_IDLE: chrt --idle; nice 19 where that is refused): they take only the CPU time the tests
-# leave (PEs waiting for each other, process starts, timeouts running out: 20-50 % of the two
-# cores in the host suite), and none when a test wants it. bg_collect NAME waits for the queue to
-# finish that step, prints its output and records it, so the table lists the steps in the order
-# they always had, each with its own time (the background steps' times overlap the others').
+# leave (PEs waiting for each other, process starts, timeouts running out), and none when a test
+# wants it. The host suite's other tests left 22 % of the two cores idle (631 s; /proc/stat's idle
+# every 5 s), the fuzzer and the one-core signal test half of them. bg_collect NAME waits for the
+# queue to finish that step, prints its output and records it, so the table lists the steps in the
+# order they always had, each with its own time (the background steps' times overlap the others').
 bg_fd="" bg_open=0
 bg_start() {  # bg_start FUNCTION: FUNCTION's steps, in the background queue
   if [[ $dry != 1 ]]; then logdir="$root/build-logs"; mkdir -p "$logdir"; fi

@@ -95,7 +95,22 @@ fail_step() {
 # every 5 s), the fuzzer and the one-core signal test half of them. bg_collect NAME waits for the
 # queue to finish that step, prints its output and records it, so the table lists the steps in the
 # order they always had, each with its own time (the background steps' times overlap the others').
-bg_fd="" bg_open=0
+# While the main script waits for the queue it has nothing else to run, so the queue's processes
+# are raised to the normal policy until the wait ends: on a machine shared with other work an idle
+# queue would otherwise wait for that work too. The processes it starts after that inherit the
+# policy of the one that starts them (ninja, the step's shell).
+bg_fd="" bg_open=0 bg_pid=""
+bg_policy() {  # bg_policy idle|other: the queue's processes (its shell and every descendant)
+  [[ $dry == 1 || -z $bg_pid ]] && return 0
+  local todo=("$bg_pid") p kids
+  while ((${#todo[@]} > 0)); do
+    p=${todo[0]}
+    todo=("${todo[@]:1}")
+    chrt "--$1" -p 0 "$p" >/dev/null 2>&1 || true
+    kids=$(ps -o pid= --ppid "$p" 2>/dev/null) || true
+    for p in $kids; do todo+=("$p"); done
+  done
+}
 bg_start() {  # bg_start FUNCTION: FUNCTION's steps, in the background queue
   if [[ $dry != 1 ]]; then logdir="$root/build-logs"; mkdir -p "$logdir"; fi
   exec {bg_fd}< <(
@@ -110,10 +125,12 @@ bg_start() {  # bg_start FUNCTION: FUNCTION's steps, in the background queue
     "$1"
     printf -- '--end--\n' >&"$bg_res"
   )
+  bg_pid=$!
   bg_open=1
 }
 bg_collect() {  # bg_collect [NAME]: the queue's steps up to NAME (all of them without one), waited for
   local n r s log t0=$SECONDS
+  bg_policy other
   while ((bg_open)) && IFS=$'\t' read -r -u "$bg_fd" n r s log; do
     if [[ $n == --end-- ]]; then break; fi
     if [[ $dry == 1 ]]; then
@@ -123,7 +140,10 @@ bg_collect() {  # bg_collect [NAME]: the queue's steps up to NAME (all of them w
     fi
     printf -- '---- (background) %s: %s, %d s; waited %d s for it\n' "$n" "$r" "$s" $((SECONDS - t0))
     record "$n" "$r" "$s"
-    if [[ -n ${1:-} && $n == "$1" ]]; then return; fi
+    if [[ -n ${1:-} && $n == "$1" ]]; then
+      bg_policy idle
+      return
+    fi
   done
   bg_open=0
   if [[ -n ${1:-} ]]; then record "$1" "FAILED: the background queue ended before it" 0; fi

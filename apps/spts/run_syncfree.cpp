@@ -250,6 +250,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   if (dev_renum && !on_device) d_new_of = upload<int32_t>(new_of);
   HIP_CHECK(hipDeviceSynchronize());
+  const bool compare = on_device && o.analysis == analysis_where::compare;
   const double analysis_s = now_s() - a0, c0 = now_s();
   if (dev_renum) {
     const int32_t n = nloc;
@@ -268,7 +269,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
                        (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
-    HIP_CHECK(hipFree(d_new_of));
+    if (!on_device) HIP_CHECK(hipFree(d_new_of));
+    else if (!compare) free_analysis(&da);  // compare: new_of and the levels are read back after prep
     HIP_CHECK(hipFree((void*)a.row_ptr));
     HIP_CHECK(hipFree((void*)a.col));
     HIP_CHECK(hipFree(val_up));
@@ -395,7 +397,11 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
-  if (on_device && o.analysis == analysis_where::compare) t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
+  if (compare) {
+    fetch_analysis(&da, nloc);
+    free_analysis(&da);
+    t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
+  }
 
   // own_only (--probe-remote-ready): only this PE's rows go back to kPending; the words other PEs
   // sent in the solve before keep their values, so no row waits on another PE, while this PE's
@@ -460,11 +466,27 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     std::snprintf(buf, sizeof buf, "%.2f", sec * 1e3);
     return std::string(buf);
   };
+  if (dev_renum) {
+    t.prep.upload_s = upload_s;
+    t.prep.analysis_s = analysis_s;
+    t.prep.copy_s = copy_s;
+  }
+  std::string phases;
+  if (on_device) {
+    const analysis_phases& ph = da.phases;
+    t.prep.setup_s = ph.setup_s;
+    t.prep.levels_s = ph.levels_s;
+    t.prep.sort_s = ph.sort_s;
+    t.prep.order_s = ph.order_s;
+    if (tiles) t.prep.tiles_s = ph.tiles_s;
+    phases = " (arena " + ms(ph.setup_s) + ", levels " + ms(ph.levels_s) + ", sort " + ms(ph.sort_s) + ", order " +
+             ms(ph.order_s) + (tiles ? ", tiles " + ms(ph.tiles_s) : std::string()) + ")";
+  }
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " +
                 (dev_renum ? "prep: uploads " + ms(upload_s) + " ms, analysis on the " + (on_device ? "device " : "host ") +
-                                 ms(analysis_s) + " ms, permuted copy on the device " + ms(copy_s) +
+                                 ms(analysis_s) + " ms" + phases + ", permuted copy on the device " + ms(copy_s) +
                                  " ms; each solve gathers b and scatters x)"
                            : ms(renumber_s) + " ms of the prep, on the host)") +
                 (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +

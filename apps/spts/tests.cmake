@@ -95,6 +95,18 @@ foreach(k 1 2 4)
   spts_test(single.analysis-rows${k}.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
             --analysis-rows ${k} --gen grid2d:n=70 --block 32)
 endforeach()
+# Sizes that reach the sort's other paths: 599 levels (three passes, the counts' scan over tiles
+# of tiles) and a single level (no pass: the order is L's).
+spts_test(single.analysis.passes.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+          --gen grid2d:n=300)
+foreach(rn level tiles)
+  spts_test(single.analysis.one-level.${rn}.np1 1 p2p --variant single --renumber ${rn} --analysis compare
+            --gen banded:n=1)
+endforeach()
+# The device line gives the analysis's phases and the report the prep without the uploads.
+spts_test(single.analysis.phases.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=40)
+set_tests_properties(app.spts.single.analysis.phases.np1 PROPERTIES PASS_REGULAR_EXPRESSION
+  "analysis on the device [0-9.]+ ms \\(arena [0-9.]+, levels [0-9.]+, sort [0-9.]+, order [0-9.]+, tiles [0-9.]+\\).*prep - uploads +[0-9.]+ s.*check .*: PASS")
 spts_test(single.analysis.lockstep.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
           --gen grid2d:n=50 --block 32)
 set_property(TEST app.spts.single.analysis.lockstep.grid2d.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)

@@ -213,42 +213,100 @@ __global__ void ad_scan_tiles(int32_t* v, int64_t m, const int32_t* offsets) {
 }
 
 // ---- the stable sort of the rows by level ---------------------------------------------------
-// An LSD radix sort of (level, row) by the level, kRadixBits a pass. Each thread owns a segment of
-// kSegment consecutive entries and keeps its own digit counts, so the scatter is stable without
-// any intra-work-group ranking: the counts, digit-major (count[d * segments + s]), scanned, are
-// where each segment's entries of digit d go. Stability is what keeps the host's order (ascending
-// original row within a level): tiles rely on a row's position in its level being its place on
-// the wavefront.
-constexpr int kRadixBits = 4, kDigits = 1 << kRadixBits, kSegment = 32;
+// An LSD radix sort of (level, row) by the level, kRadixBits a pass, a tile of kSortItems entries
+// a thread a work-group. Each thread owns kSortItems consecutive entries of its tile and counts
+// their digits in its own column of shared counters; the counters scanned digit-major (digit by
+// digit, threads in order within a digit) give each entry its place in the tile, ascending entry
+// order within a digit: stable without ranking lanes against each other. The tiles' digit counts,
+// digit-major across tiles and scanned, are where each tile's entries of a digit go. Stability is
+// what keeps the host's order (ascending original row within a level): tiles rely on a row's
+// position in its level being its place on the wavefront.
+// Every global access is coalesced (the tile goes through shared memory both ways); a pass reads
+// the keys twice and the rows once and writes both once, and the counts are kDigits words a tile.
+constexpr int kRadixBits = 5, kDigits = 1 << kRadixBits, kSortItems = 8;
+constexpr int kSortTile = kMaxBlock * kSortItems;
+// The counters, digit-major, with a word of padding every 32: a thread's own column (one word per
+// digit, the threads of a wave on consecutive words) and a thread's segment of the scan (kDigits
+// consecutive words) both fall on distinct banks.
+GIO_DEVICE_INLINE int cpad(int e) { return e + (e >> 5); }
+constexpr int kCountWords = kDigits * kMaxBlock + kDigits * kMaxBlock / 32;
+constexpr int kSortShared = kCountWords > 2 * kSortTile ? kCountWords : 2 * kSortTile;
 
 __global__ void ad_iota(int32_t* v, int32_t n) {
   for (int64_t i = ad_thread(); i < n; i += ad_threads()) v[i] = (int32_t)i;
 }
 
-// The first pass reads the levels kernel's output as its keys and takes each entry's index as its
-// row (val null): no copy of the levels and no pass writing the rows' indices.
-
-__global__ void ad_radix_count(const int32_t* key, int32_t n, int shift, int64_t segments, int32_t* count) {
-  const int64_t s = ad_thread();
-  if (s >= segments) return;
-  int32_t c[kDigits];
-  for (int d = 0; d < kDigits; ++d) c[d] = 0;
-  const int64_t lo = s * kSegment, hi = ad_min<int64_t>(lo + kSegment, n);
-  for (int64_t e = lo; e < hi; ++e) ++c[(key[e] >> shift) & (kDigits - 1)];
-  for (int d = 0; d < kDigits; ++d) count[d * segments + s] = c[d];
+// A tile's entries ranked: k, v the thread's entries (key, row), pos their places in the tile
+// (sorted by the digit at shift, stably), dstart[d] the first place of digit d and dstart[kDigits]
+// the tile's length. area: kSortShared words of shared memory. val null: the row is the entry's
+// index (the first pass reads the levels kernel's output: no copy, no pass writing the indices).
+GIO_DEVICE_INLINE void tile_rank(const int32_t* key, const int32_t* val, int32_t n, int shift, int32_t* area,
+                                 int32_t* dstart, int32_t (&k)[kSortItems], int32_t (&v)[kSortItems],
+                                 int32_t (&pos)[kSortItems]) {
+  const int b = (int)blockDim.x, t = (int)threadIdx.x, tile = b * kSortItems;
+  const int64_t base = (int64_t)blockIdx.x * tile;
+  const int len = (int)ad_min<int64_t>(tile, n - base);
+  for (int e = t; e < len; e += b) {
+    area[e] = key[base + e];
+    area[tile + e] = val ? val[base + e] : (int32_t)(base + e);
+  }
+  __syncthreads();
+  for (int j = 0; j < kSortItems; ++j) {
+    const int e = t * kSortItems + j;
+    k[j] = e < len ? area[e] : 0;
+    v[j] = e < len ? area[tile + e] : 0;
+  }
+  __syncthreads();
+  for (int w = t; w < cpad(kDigits * b); w += b) area[w] = 0;
+  __syncthreads();
+  for (int j = 0; j < kSortItems; ++j)
+    if (t * kSortItems + j < len) ++area[cpad(((k[j] >> shift) & (kDigits - 1)) * b + t)];
+  __syncthreads();
+  int32_t sum = 0;
+  for (int e = t * kDigits; e < (t + 1) * kDigits; ++e) sum += area[cpad(e)];
+  int32_t total = 0;
+  int32_t run = wg_exclusive(sum, &total);
+  for (int e = t * kDigits; e < (t + 1) * kDigits; ++e) {
+    const int32_t c = area[cpad(e)];
+    area[cpad(e)] = run;
+    run += c;
+  }
+  __syncthreads();
+  if (t < kDigits) dstart[t] = area[cpad(t * b)];
+  if (t == 0) dstart[kDigits] = len;
+  __syncthreads();  // dstart is read before thread 0 moves its counters on
+  for (int j = 0; j < kSortItems; ++j)
+    pos[j] = t * kSortItems + j < len ? area[cpad(((k[j] >> shift) & (kDigits - 1)) * b + t)]++ : -1;
 }
 
-__global__ void ad_radix_scatter(const int32_t* key, const int32_t* val, int32_t n, int shift, int64_t segments,
-                                 const int32_t* start, int32_t* key_out, int32_t* val_out) {
-  const int64_t s = ad_thread();
-  if (s >= segments) return;
-  int32_t at[kDigits];
-  for (int d = 0; d < kDigits; ++d) at[d] = start[d * segments + s];
-  const int64_t lo = s * kSegment, hi = ad_min<int64_t>(lo + kSegment, n);
-  for (int64_t e = lo; e < hi; ++e) {
-    const int32_t k = key[e], d = (k >> shift) & (kDigits - 1), to = at[d]++;
-    key_out[to] = k;
-    val_out[to] = val ? val[e] : (int32_t)e;
+// One kernel for both halves of a pass (one shared area, where two kernels would take one each:
+// the host platform keeps every kernel's shared memory per thread). offsets null: counts[d * tiles
+// + tile] = the tile's entries of digit d. Else the tile's entries go to their sorted places,
+// offsets being the scanned counts.
+__global__ void ad_sort_pass(const int32_t* key, const int32_t* val, int32_t n, int shift, int32_t* counts,
+                             const int32_t* offsets, int32_t* key_out, int32_t* val_out) {
+  __shared__ int32_t area[kSortShared];
+  __shared__ int32_t dstart[kDigits + 1];
+  __shared__ int32_t to[kDigits];
+  int32_t k[kSortItems], v[kSortItems], pos[kSortItems];
+  tile_rank(key, val, n, shift, area, dstart, k, v, pos);
+  const int t = (int)threadIdx.x, b = (int)blockDim.x, tile = b * kSortItems;
+  if (!offsets) {
+    if (t < kDigits) counts[(int64_t)t * gridDim.x + blockIdx.x] = dstart[t + 1] - dstart[t];
+    return;
+  }
+  if (t < kDigits) to[t] = offsets[(int64_t)t * gridDim.x + blockIdx.x];
+  __syncthreads();  // every counter read: the area takes the sorted tile
+  for (int j = 0; j < kSortItems; ++j)
+    if (pos[j] >= 0) {
+      area[pos[j]] = k[j];
+      area[tile + pos[j]] = v[j];
+    }
+  __syncthreads();
+  for (int p = t; p < dstart[kDigits]; p += b) {
+    const int32_t kk = area[p], d = (kk >> shift) & (kDigits - 1), at = to[d] + p - dstart[d];
+    key_out[at] = kk;
+    val_out[at] = area[tile + p];
   }
 }
 
@@ -444,7 +502,8 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
   phase_clock clock;
   clock.mark();
   // Levels are at most n (n + 1 with --inject-analysis-error), so every size is known from n.
-  const int64_t segments = (n + (int64_t)kSegment - 1) / kSegment, counts = segments * kDigits;
+  const int64_t sort_tiles = (n + (int64_t)block * kSortItems - 1) / ((int64_t)block * kSortItems);
+  const int64_t counts = sort_tiles * kDigits;
   const int64_t max_bands = (n + 1 + (int64_t)prm.depth - 1) / prm.depth + 1;
   arena_plan ap;
   const int64_t o_lev = ap.take(n), o_top = ap.take(1), o_counter = ap.take(1);
@@ -480,13 +539,14 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
   const int32_t* key = lev;
   const int32_t* row = nullptr;  // the identity until the first pass
   int32_t* count = base + o_count;
-  const int seg_grid = (int)((segments + block - 1) / block);
   int pass = 0;
   for (int shift = 0; (top_h >> shift) > 0; shift += kRadixBits, ++pass) {
     int32_t *key_out = base + o_key[pass % 2], *row_out = base + o_row[pass % 2];
-    launch(ad_radix_count, seg_grid, block, key, n, shift, segments, count);
+    launch(ad_sort_pass, (int)sort_tiles, block, key, row, n, shift, count, (const int32_t*)nullptr,
+           (int32_t*)nullptr, (int32_t*)nullptr);
     scan_exclusive_dev(count, counts, block, base + o_scan);
-    launch(ad_radix_scatter, seg_grid, block, key, row, n, shift, segments, (const int32_t*)count, key_out, row_out);
+    launch(ad_sort_pass, (int)sort_tiles, block, key, row, n, shift, (int32_t*)nullptr, (const int32_t*)count,
+           key_out, row_out);
     key = key_out;
     row = row_out;
   }

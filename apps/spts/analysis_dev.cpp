@@ -150,9 +150,13 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
       moved = true;
     }
     if (!pending) break;
-    int lowest = 0;
-    while (!((pending >> lowest) & 1u)) ++lowest;
-    gate = a.col[k[lowest]];  // a pending row has k < diag: the column it stopped at
+    // The lowest pending row's column it stopped at (a pending row has k < diag). Unrolled with
+    // constant indices: an index into k[] computed at run time would put k[] in local memory.
+    int lowest = -1, stopped = 0;
+#pragma unroll
+    for (int m = K - 1; m >= 0; --m)
+      if ((pending >> m) & 1u) lowest = m, stopped = k[m];
+    gate = a.col[stopped];
     waited_row = (int32_t)(lo + (int64_t)threadIdx.x * K + lowest);
     if (moved) clk.progress();
     clk.tick(0, waited_row, gate, a.timeout_ns, 0);

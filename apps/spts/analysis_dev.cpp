@@ -38,6 +38,7 @@ struct level_args {
   int32_t n;
   int32_t inject_row;       // test only: this row publishes one level more (or -1)
   unsigned long long timeout_ns;
+  unsigned backoff_ns;      // longest sleep between a gated thread's polls
 };
 
 // level[i] = 1 + the largest level of row i's off-diagonal columns (0 for a row without any).
@@ -100,7 +101,7 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
   };
   while (pending) {
     if (gate >= 0 && poll(gate) < 0) {
-      clk.tick(0, waited_row, gate, a.timeout_ns, 0);
+      clk.tick(0, waited_row, gate, a.timeout_ns, a.backoff_ns);
       continue;
     }
     bool moved = false;
@@ -525,7 +526,8 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
   HIP_CHECK(hipMemset(counter, 0, sizeof(unsigned)));
   clock.mark();
 
-  const level_args la{row_ptr, col, lev, counter, top, n, prm.inject && n > 0 ? n - 1 : -1, prm.timeout_ns};
+  const level_args la{row_ptr,     col, lev, counter, top, n, prm.inject && n > 0 ? n - 1 : -1, prm.timeout_ns,
+                      prm.backoff_ns};
   const int64_t per_wg = (int64_t)block * prm.rows_per_thread;
   const int lgrid = (int)((n + per_wg - 1) / per_wg);
   switch (prm.rows_per_thread) {

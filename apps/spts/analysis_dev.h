@@ -15,6 +15,7 @@ struct device_analysis_params {
   bool tiles = false;                  // tile_order's order and chunks instead of level order
   int32_t width = 32, depth = 8;       // tiles: positions by levels (renumber.h)
   unsigned long long timeout_ns = 0;   // bound on every wait for a dependency's level
+  unsigned backoff_ns = 0;             // longest sleep between a gated thread's polls (0: none)
   bool inject = false;                 // test only: the last row gets one level more than it has
   bool keep = false;                   // also bring the levels and the order back (host copies below)
 };

@@ -223,6 +223,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     prm.block = block;
     prm.grid = aux_grid;
     prm.rows_per_thread = o.analysis_rows;
+    prm.backoff_ns = (unsigned)o.analysis_backoff_ns;
     prm.tiles = tiles;
     prm.width = ws;
     prm.depth = block / ws;

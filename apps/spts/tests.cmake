@@ -95,6 +95,9 @@ foreach(k 1 2 4)
   spts_test(single.analysis-rows${k}.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
             --analysis-rows ${k} --gen grid2d:n=70 --block 32)
 endforeach()
+# A gated thread's polls with sleeps between them (--analysis-backoff).
+spts_test(single.analysis-backoff.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+          --analysis-backoff 400 --gen grid2d:n=70)
 # Sizes that reach the sort's other paths: 599 levels (three passes, the counts' scan over tiles
 # of tiles) and a single level (no pass: the order is L's).
 spts_test(single.analysis.passes.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
@@ -277,6 +280,8 @@ spts_bad_input(bad_entry "bad_entry.mtx:5: malformed column" --matrix ${SPTS_DAT
 spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
 spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
 spts_bad_input(analysis_rows "--analysis-rows is 1, 2, 4 or 8 \\(got 3\\)" --analysis-rows 3 --gen grid2d:n=8)
+spts_bad_input(analysis_backoff "--analysis-backoff needs an integer >= 0 \\(got \"-3\"\\)" --analysis-backoff -3
+               --gen grid2d:n=8)
 spts_bad_input(analysis "--analysis is device \\| host \\| compare \\(got \"gpu\"\\)" --analysis gpu --gen grid2d:n=8)
 spts_bad_input(ikn_with_gio "ikn cannot share a run with gio or levelset" --variant gio,ikn --gen grid2d:n=8)
 spts_bad_input(probe_levelset "--probe-remote-ready times the distributed sync-free solve \\(gio, ikn\\), not --variant levelset"

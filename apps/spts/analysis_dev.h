@@ -52,11 +52,4 @@ void fetch_analysis(device_analysis* r, int32_t n);
 // The arena (new_of, the levels) freed.
 void free_analysis(device_analysis* r);
 
-// In-place exclusive prefix sum of v[0..m) on the device (m < 2^31, the sum too), work-groups of
-// `block` threads: tiles summed, the tile sums scanned (recursively), each tile scanned with its
-// offset. scratch: scan_scratch_words(m, block) words for the tile sums, or null (then allocated
-// and freed here).
-void scan_exclusive_dev(int32_t* v, int64_t m, int block, int32_t* scratch = nullptr);
-int64_t scan_scratch_words(int64_t m, int block);
-
 }  // namespace spts

@@ -12,6 +12,7 @@
 #include "renumber.h"
 #include "renumber_dev.h"
 #include "runs.h"
+#include "sort_dev.h"
 #include "syncfree.h"
 
 namespace spts {

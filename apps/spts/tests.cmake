@@ -98,10 +98,13 @@ endforeach()
 # A gated thread's polls with sleeps between them (--analysis-backoff).
 spts_test(single.analysis-backoff.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
           --analysis-backoff 400 --gen grid2d:n=70)
-# Sizes that reach the sort's other paths: 599 levels (three passes, the counts' scan over tiles
-# of tiles) and a single level (no pass: the order is L's).
+# Sizes that reach the sort's other paths: 90,000 rows in 599 levels (two passes over 176 tiles,
+# the last one partial, and the counts' scan over tiles of tiles), 2,000 levels (three passes) and
+# a single level (no pass: the order is L's).
 spts_test(single.analysis.passes.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
           --gen grid2d:n=300)
+spts_test(single.analysis.passes.level.banded.np1 1 p2p --variant single --renumber level --analysis compare
+          --gen banded:n=2000,band=2)
 foreach(rn level tiles)
   spts_test(single.analysis.one-level.${rn}.np1 1 p2p --variant single --renumber ${rn} --analysis compare
             --gen banded:n=1)

@@ -1,11 +1,12 @@
 // The one-PE analysis on the device (analysis_dev.h): levels by the sync-free scheme of the solve,
-// the order by level by a stable radix sort of the levels, tiles from the level order.
+// the order by level by a stable radix sort of the levels (sort_dev.h), tiles from the level order.
 #include "analysis_dev.h"
 
 #include <algorithm>
 #include <string>
 
 #include "hip_check.h"
+#include "sort_dev.h"
 #include "syncfree.h"
 
 namespace spts {
@@ -38,6 +39,7 @@ struct level_args {
   int32_t n;
   int32_t inject_row;       // test only: this row publishes one level more (or -1)
   unsigned long long timeout_ns;
+  unsigned backoff_ns;      // longest sleep between a gated thread's polls
 };
 
 // level[i] = 1 + the largest level of row i's off-diagonal columns (0 for a row without any).
@@ -56,8 +58,16 @@ struct level_args {
 // state here is three words, so K rows a thread multiply the rows in flight by K at the same
 // occupancy. Consecutive rather than strided: a chain through consecutive rows (a grid line, a
 // band) then finishes K rows a pass, each reading the one before from its own thread's store,
-// where strided rows would take a hop each. The lowest unfinished row of a chunk depends only on
-// finished rows, and its thread polls every row it holds, so the chunk always progresses.
+// where strided rows would take a hop each.
+// A pass that takes nothing is gated: the thread polls only the column its lowest pending row
+// stopped at, and polls its other rows again once that one is known. In natural order most
+// resident rows wait on rows far behind the wavefront (a 2D grid's line waits on the line before
+// it), and a pass of every row's next dependencies (their columns and levels, K rows of up to
+// kPollBatch each) from every resident thread would put tens of loads a thread on the memory
+// system for every hop of the critical path; gated, a waiting thread costs one load a pass. The
+// lowest unfinished row of a chunk depends only on finished rows (or rows of chunks taken before,
+// which finish by the same argument), and it is its thread's lowest pending row, whose gate is one
+// of its dependencies: the chunk always progresses.
 template <int K>
 __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
   __shared__ int32_t own[kMaxBlock * K];
@@ -83,13 +93,18 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
       pending |= 1u << m;
     }
   }
-  int32_t top = -1, waited_row = -1, waited_for = -1;
+  int32_t top = -1, waited_row = -1;
+  int32_t gate = -1;  // the column the thread's lowest pending row waits for (-1: not polled yet)
   spin_clock clk;
   const auto poll = [&](int32_t c) -> int32_t {
     const uint32_t s = (uint32_t)(c - lo);
     return s < nslots ? gio::plat::load_polled(&own[s]) : gio::plat::load_polled(&a.lev[c]);
   };
   while (pending) {
+    if (gate >= 0 && poll(gate) < 0) {
+      clk.tick(0, waited_row, gate, a.timeout_ns, a.backoff_ns);
+      continue;
+    }
     bool moved = false;
     // Every pending row's next kPollBatch levels are loaded before any is taken: one round trip
     // for the thread's K rows instead of one each.
@@ -128,11 +143,7 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
         if (j < kPollBatch) break;
       }
       moved = moved || k[m] != k0;
-      if (k[m] < diag[m]) {
-        waited_row = i;
-        waited_for = a.col[k[m]];
-        continue;
-      }
+      if (k[m] < diag[m]) continue;
       const int32_t out = lv[m] + (i == a.inject_row ? 1 : 0);
       store_level(&own[i - lo], out);
       store_level(&a.lev[i], out);
@@ -141,99 +152,20 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
       moved = true;
     }
     if (!pending) break;
+    // The lowest pending row's column it stopped at (a pending row has k < diag). Unrolled with
+    // constant indices: an index into k[] computed at run time would put k[] in local memory.
+    int lowest = -1, stopped = 0;
+#pragma unroll
+    for (int m = K - 1; m >= 0; --m)
+      if ((pending >> m) & 1u) lowest = m, stopped = k[m];
+    gate = a.col[stopped];
+    waited_row = (int32_t)(lo + (int64_t)threadIdx.x * K + lowest);
     if (moved) clk.progress();
-    clk.tick(0, waited_row, waited_for, a.timeout_ns, 0);
+    clk.tick(0, waited_row, gate, a.timeout_ns, 0);
   }
   if (top >= 0) atomicMax(&wg_top, top);
   __syncthreads();
   if (threadIdx.x == 0 && wg_top >= 0) atomicMax(a.top, wg_top);
-}
-
-// ---- exclusive prefix sum -----------------------------------------------------------------
-constexpr int kScanItems = 8;  // elements per thread of a scan tile
-
-// The exclusive prefix of x over the work-group (Hillis-Steele in shared memory); *total gets the
-// sum of every thread's x.
-GIO_DEVICE_INLINE int32_t wg_exclusive(int32_t x, int32_t* total) {
-  __shared__ int32_t sh[kMaxBlock];
-  const unsigned t = threadIdx.x;
-  sh[t] = x;
-  __syncthreads();
-  for (unsigned off = 1; off < blockDim.x; off *= 2) {
-    const int32_t y = t >= off ? sh[t - off] : 0;
-    __syncthreads();
-    sh[t] += y;
-    __syncthreads();
-  }
-  const int32_t incl = sh[t];
-  *total = sh[blockDim.x - 1];
-  __syncthreads();  // sh is reused by the next call
-  return incl - x;
-}
-
-// sums[b] = the sum of tile b (blockDim * kScanItems elements).
-__global__ void ad_scan_reduce(const int32_t* v, int64_t m, int32_t* sums) {
-  const int64_t at = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * kScanItems;
-  int32_t s = 0;
-  for (int j = 0; j < kScanItems; ++j)
-    if (at + j < m) s += v[at + j];
-  int32_t total = 0;
-  wg_exclusive(s, &total);
-  if (threadIdx.x == 0) sums[blockIdx.x] = total;
-}
-
-// Tile b scanned in place, starting from offsets[b] (0 without offsets).
-__global__ void ad_scan_tiles(int32_t* v, int64_t m, const int32_t* offsets) {
-  const int64_t at = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * kScanItems;
-  int32_t x[kScanItems], s = 0;
-  for (int j = 0; j < kScanItems; ++j) {
-    x[j] = at + j < m ? v[at + j] : 0;
-    s += x[j];
-  }
-  int32_t total = 0;
-  int32_t run = wg_exclusive(s, &total) + (offsets ? offsets[blockIdx.x] : 0);
-  for (int j = 0; j < kScanItems; ++j)
-    if (at + j < m) {
-      v[at + j] = run;
-      run += x[j];
-    }
-}
-
-// ---- the stable sort of the rows by level ---------------------------------------------------
-// An LSD radix sort of (level, row) by the level, kRadixBits a pass. Each thread owns a segment of
-// kSegment consecutive entries and keeps its own digit counts, so the scatter is stable without
-// any intra-work-group ranking: the counts, digit-major (count[d * segments + s]), scanned, are
-// where each segment's entries of digit d go. Stability is what keeps the host's order (ascending
-// original row within a level): tiles rely on a row's position in its level being its place on
-// the wavefront.
-constexpr int kRadixBits = 4, kDigits = 1 << kRadixBits, kSegment = 32;
-
-__global__ void ad_iota(int32_t* v, int32_t n) {
-  for (int64_t i = ad_thread(); i < n; i += ad_threads()) v[i] = (int32_t)i;
-}
-
-__global__ void ad_radix_count(const int32_t* key, int32_t n, int shift, int64_t segments, int32_t* count) {
-  const int64_t s = ad_thread();
-  if (s >= segments) return;
-  int32_t c[kDigits];
-  for (int d = 0; d < kDigits; ++d) c[d] = 0;
-  const int64_t lo = s * kSegment, hi = ad_min<int64_t>(lo + kSegment, n);
-  for (int64_t e = lo; e < hi; ++e) ++c[(key[e] >> shift) & (kDigits - 1)];
-  for (int d = 0; d < kDigits; ++d) count[d * segments + s] = c[d];
-}
-
-__global__ void ad_radix_scatter(const int32_t* key, const int32_t* val, int32_t n, int shift, int64_t segments,
-                                 const int32_t* start, int32_t* key_out, int32_t* val_out) {
-  const int64_t s = ad_thread();
-  if (s >= segments) return;
-  int32_t at[kDigits];
-  for (int d = 0; d < kDigits; ++d) at[d] = start[d * segments + s];
-  const int64_t lo = s * kSegment, hi = ad_min<int64_t>(lo + kSegment, n);
-  for (int64_t e = lo; e < hi; ++e) {
-    const int32_t k = key[e], d = (k >> shift) & (kDigits - 1), to = at[d]++;
-    key_out[to] = k;
-    val_out[to] = val[e];
-  }
 }
 
 // start[v] = the first position of level v in the sorted keys, start[levels] = n. Found at the
@@ -251,6 +183,10 @@ __global__ void ad_level_starts(const int32_t* key, int32_t n, int32_t levels, i
 // new_of[row[k]] = k: the level order.
 __global__ void ad_invert(const int32_t* row, int32_t* new_of, int32_t n) {
   for (int64_t k = ad_thread(); k < n; k += ad_threads()) new_of[row[k]] = (int32_t)k;
+}
+
+__global__ void ad_fill(int32_t* v, int64_t m, int32_t x) {
+  for (int64_t i = ad_thread(); i < m; i += ad_threads()) v[i] = x;
 }
 
 // ---- tiles (renumber.h, tile_order) ----------------------------------------------------------
@@ -363,31 +299,65 @@ void host_chunks(const std::vector<int32_t>& start, const std::vector<int32_t>& 
 
 }  // namespace
 
-void scan_exclusive_dev(int32_t* v, int64_t m, int block) {
-  if (m <= 0) return;
-  const int64_t tile = (int64_t)block * kScanItems, tiles = (m + tile - 1) / tile;
-  if (tiles == 1) {
-    launch(ad_scan_tiles, 1, block, v, m, (const int32_t*)nullptr);
-    return;
+namespace {
+
+// Device scratch taken from one allocation: every hipMalloc and hipFree is a driver call (a hipFree
+// also waits for the device), where the kernels over these buffers take microseconds.
+struct arena_plan {
+  int64_t words = 0;
+  int64_t take(int64_t count) {  // the offset of count words, 64-word aligned (256 bytes)
+    const int64_t at = words;
+    words += (std::max<int64_t>(count, 1) + 63) / 64 * 64;
+    return at;
   }
-  int32_t* sums = alloc<int32_t>(tiles);
-  launch(ad_scan_reduce, (int)tiles, block, (const int32_t*)v, m, sums);
-  scan_exclusive_dev(sums, tiles, block);
-  launch(ad_scan_tiles, (int)tiles, block, v, m, (const int32_t*)sums);
-  HIP_CHECK(hipFree(sums));
-}
+};
+
+// One event a phase boundary; the times are read once the last phase is done.
+struct phase_clock {
+  hipEvent_t ev[6] = {};
+  int next = 0;
+  phase_clock() {
+    for (hipEvent_t& e : ev) HIP_CHECK(hipEventCreate(&e));
+  }
+  ~phase_clock() {
+    for (hipEvent_t& e : ev) HIP_CHECK(hipEventDestroy(e));
+  }
+  void mark() { HIP_CHECK(hipEventRecord(ev[next++], 0)); }
+  double since(int i) const {  // seconds from mark i to mark i + 1
+    float ms = 0;
+    HIP_CHECK(hipEventElapsedTime(&ms, ev[i], ev[i + 1]));
+    return ms * 1e-3;
+  }
+};
+
+}  // namespace
 
 device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, int32_t n,
                                   const device_analysis_params& prm) {
   device_analysis r;
   const int block = prm.block, grid = prm.grid;
-  int32_t* lev = alloc<int32_t>(n);
-  int32_t* top = alloc<int32_t>(1);
-  unsigned* counter = alloc<unsigned>(1);
+  phase_clock clock;
+  clock.mark();
+  // Levels are at most n (n + 1 with --inject-analysis-error), so every size is known from n.
+  const int64_t max_bands = (n + 1 + (int64_t)prm.depth - 1) / prm.depth + 1;
+  arena_plan ap;
+  const int64_t o_lev = ap.take(n), o_top = ap.take(1), o_counter = ap.take(1);
+  const int64_t o_key[2] = {ap.take(n), ap.take(n)}, o_row[2] = {ap.take(n), ap.take(n)};
+  const int64_t o_sort = ap.take(sort_scratch_words(n, block));
+  const int64_t o_start = ap.take((int64_t)n + 2);
+  const int64_t o_asc = prm.tiles ? ap.take(max_bands) : 0, o_desc = prm.tiles ? ap.take(max_bands) : 0;
+  int32_t* base = alloc<int32_t>(ap.words);
+  r.arena = base;
+  int32_t* lev = base + o_lev;
+  int32_t* top = base + o_top;
+  unsigned* counter = (unsigned*)(base + o_counter);
   HIP_CHECK(hipMemset(lev, 0xff, (size_t)n * sizeof(int32_t)));
   HIP_CHECK(hipMemset(top, 0xff, sizeof(int32_t)));
   HIP_CHECK(hipMemset(counter, 0, sizeof(unsigned)));
-  const level_args la{row_ptr, col, lev, counter, top, n, prm.inject && n > 0 ? n - 1 : -1, prm.timeout_ns};
+  clock.mark();
+
+  const level_args la{row_ptr,     col, lev, counter, top, n, prm.inject && n > 0 ? n - 1 : -1, prm.timeout_ns,
+                      prm.backoff_ns};
   const int64_t per_wg = (int64_t)block * prm.rows_per_thread;
   const int lgrid = (int)((n + per_wg - 1) / per_wg);
   switch (prm.rows_per_thread) {
@@ -399,38 +369,30 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
   int32_t top_h = -1;
   HIP_CHECK(hipMemcpy(&top_h, top, sizeof top_h, hipMemcpyDeviceToHost));
   r.levels = top_h + 1;
+  clock.mark();
 
   // (level, row) pairs sorted by level, stably: the level order.
-  int32_t *key = alloc<int32_t>(n), *row = alloc<int32_t>(n), *key2 = alloc<int32_t>(n), *row2 = alloc<int32_t>(n);
-  HIP_CHECK(hipMemcpy(key, lev, (size_t)n * sizeof(int32_t), hipMemcpyDeviceToDevice));
-  launch(ad_iota, grid, block, row, n);
-  const int64_t segments = (n + (int64_t)kSegment - 1) / kSegment;
-  int32_t* count = alloc<int32_t>(segments * kDigits);
-  const int seg_grid = (int)((segments + block - 1) / block);
-  for (int shift = 0; (top_h >> shift) > 0; shift += kRadixBits) {
-    launch(ad_radix_count, seg_grid, block, (const int32_t*)key, n, shift, segments, count);
-    scan_exclusive_dev(count, segments * kDigits, block);
-    launch(ad_radix_scatter, seg_grid, block, (const int32_t*)key, (const int32_t*)row, n, shift, segments,
-           (const int32_t*)count, key2, row2);
-    std::swap(key, key2);
-    std::swap(row, row2);
-  }
-  HIP_CHECK(hipFree(count));
-  HIP_CHECK(hipFree(key2));
-  int32_t* start = alloc<int32_t>((int64_t)r.levels + 1);
-  launch(ad_level_starts, grid, block, (const int32_t*)key, n, r.levels, start);
-  int32_t* lo = alloc<int32_t>(n);  // level order
-  launch(ad_invert, grid, block, (const int32_t*)row, lo, n);
+  int32_t* const key_buf[2] = {base + o_key[0], base + o_key[1]};
+  int32_t* const row_buf[2] = {base + o_row[0], base + o_row[1]};
+  const sorted_by_level sorted = sort_by_level_dev(lev, n, top_h, block, grid, key_buf, row_buf, base + o_sort);
+  const int32_t *key = sorted.key, *row = sorted.row;
+  int32_t *spare_key = key_buf[sorted.spare], *spare_row = row_buf[sorted.spare];  // free now
+  clock.mark();
+
+  int32_t* start = base + o_start;
+  launch(ad_level_starts, grid, block, key, n, r.levels, start);
+  int32_t* lo = spare_key;  // level order
+  launch(ad_invert, grid, block, row, lo, n);
   r.new_of = lo;
+  clock.mark();
+
   if (prm.tiles && n > 0) {
     const int64_t nb = (r.levels + (int64_t)prm.depth - 1) / prm.depth;
-    int32_t *asc = alloc<int32_t>(nb), *desc = alloc<int32_t>(nb);
-    const std::vector<int32_t> ones((size_t)nb, 1);
-    HIP_CHECK(hipMemcpy(asc, ones.data(), (size_t)nb * sizeof(int32_t), hipMemcpyHostToDevice));
-    HIP_CHECK(hipMemcpy(desc, ones.data(), (size_t)nb * sizeof(int32_t), hipMemcpyHostToDevice));
-    tile_args ta{row_ptr, col, lev, lo, start, key, row, asc, desc, nullptr, n, r.levels, prm.width, prm.depth};
+    int32_t *asc = base + o_asc, *desc = base + o_desc;
+    launch(ad_fill, grid, block, asc, nb, 1);
+    launch(ad_fill, grid, block, desc, nb, 1);
+    tile_args ta{row_ptr, col, lev, lo, start, key, row, asc, desc, spare_row, n, r.levels, prm.width, prm.depth};
     launch(ad_tile_flags, grid, block, ta);
-    ta.new_of = alloc<int32_t>(n);
     launch(ad_tile_order, grid, block, ta);
     std::vector<int32_t> start_h((size_t)r.levels + 1), asc_h((size_t)nb), desc_h((size_t)nb);
     HIP_CHECK(hipMemcpy(start_h.data(), start, start_h.size() * sizeof(int32_t), hipMemcpyDeviceToHost));
@@ -439,21 +401,31 @@ device_analysis analyze_on_device(const int32_t* row_ptr, const int32_t* col, in
     host_chunks(start_h, asc_h, desc_h, r.levels, prm.width, prm.depth, &r);
     r.nchunks = (unsigned)(r.chunks.size() - 1);
     r.chunk_start = upload<int32_t>(r.chunks);
-    r.new_of = ta.new_of;
-    HIP_CHECK(hipFree(lo));
-    HIP_CHECK(hipFree(asc));
-    HIP_CHECK(hipFree(desc));
+    r.new_of = spare_row;
   }
-  HIP_CHECK(hipDeviceSynchronize());
-  if (prm.keep) {
-    r.level.resize((size_t)n);
-    r.order.resize((size_t)n);
-    HIP_CHECK(hipMemcpy(r.level.data(), lev, (size_t)n * sizeof(int32_t), hipMemcpyDeviceToHost));
-    HIP_CHECK(hipMemcpy(r.order.data(), r.new_of, (size_t)n * sizeof(int32_t), hipMemcpyDeviceToHost));
-  }
-  for (void* p : {(void*)lev, (void*)top, (void*)counter, (void*)key, (void*)row, (void*)row2, (void*)start})
-    HIP_CHECK(hipFree(p));
+  clock.mark();
+  HIP_CHECK(hipEventSynchronize(clock.ev[5]));
+  r.phases.setup_s = clock.since(0);
+  r.phases.levels_s = clock.since(1);
+  r.phases.sort_s = clock.since(2);
+  r.phases.order_s = clock.since(3);
+  r.phases.tiles_s = clock.since(4);
+  if (prm.keep) r.level_dev = lev;
   return r;
+}
+
+void fetch_analysis(device_analysis* r, int32_t n) {
+  r->level.resize((size_t)n);
+  r->order.resize((size_t)n);
+  if (n == 0) return;
+  HIP_CHECK(hipMemcpy(r->level.data(), r->level_dev, (size_t)n * sizeof(int32_t), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(r->order.data(), r->new_of, (size_t)n * sizeof(int32_t), hipMemcpyDeviceToHost));
+}
+
+void free_analysis(device_analysis* r) {
+  HIP_CHECK(hipFree(r->arena));
+  r->arena = nullptr;
+  r->new_of = r->level_dev = nullptr;
 }
 
 }  // namespace spts

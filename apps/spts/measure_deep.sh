@@ -18,7 +18,8 @@
 #            natural order; single in level order and in tiles with the analysis on the device
 #            (--analysis compare: checked against the host's, outside prep) and on the host, and
 #            cuSPARSE in the first run; grid2d 16M also with 1 and 4 rows a thread of the levels
-#            kernel. Each run's prep line is its preprocessing, uploads included.
+#            kernel. Each run's prep line is its preprocessing, uploads included; its prep - uploads
+#            line is what compares with cuSPARSE's prep, and its device line has the analysis's phases.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build="$here/../../build"
@@ -35,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     -c) cache="$2"; shift 2 ;;
     -p) parts="$2"; shift 2 ;;
     -t) limit="$2"; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "measure_deep.sh: unknown option $1 (see -h)" >&2; exit 2 ;;
   esac
 done

@@ -80,6 +80,9 @@ void print_usage(const char* prog) {
       "                    levels, order and chunks outside prep; a difference fails the run)\n"
       "  --analysis-rows N device analysis: rows a thread of the levels kernel holds (1, 2, 4\n"
       "                    or 8; default 8): more rows in flight at the same occupancy\n"
+      "  --analysis-backoff NS\n"
+      "                    device analysis: longest sleep between a levels-kernel thread's polls\n"
+      "                    of the one dependency it waits on, doubling from 32 ns (default 0)\n"
       "  --chunk-deps D    thread kernel: shared (default: a dependency on a row of the same\n"
       "                    work-group is polled in shared memory) | global (every dependency\n"
       "                    through xw in global memory: one hop through L2 each)\n"
@@ -157,6 +160,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
         ok = false;
       }
     } else if (name == "--backoff") ok = gio_app::to_int("spts", n, v, 0, &o->backoff_ns);
+    else if (name == "--analysis-backoff") ok = gio_app::to_int("spts", n, v, 0, &o->analysis_backoff_ns);
     else if (name == "--timeout") ok = gio_app::to_positive("spts", n, v, &o->timeout_s);
     else if (name == "--json") o->json = value;
     else if (name == "--matrix") o->matrix = value;

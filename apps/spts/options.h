@@ -58,6 +58,7 @@ struct options {
   renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
   analysis_where analysis = analysis_where::device;   // one PE: --analysis
   int analysis_rows = 8;           // --analysis-rows N: the device's levels kernel, rows a thread (1, 2, 4, 8)
+  int analysis_backoff_ns = 0;     // --analysis-backoff NS: the levels kernel's longest sleep while gated
   bool chunk_shared = true;        // --chunk-deps shared|global: a chunk's own rows through shared memory
   int poll_batch = 4;              // --poll-batch N: thread kernel, dependency words loaded together (1-4)
   int block = 0;                   // threads per work-group; 0 = 256 on GPUs, 64 on the host platform

@@ -1,7 +1,7 @@
 // The one-PE level-ordered renumbering's copy on the device (analysis_dev.h or renumber.h gives
 // the order): from L as uploaded (values in double) and new_of, the renumbered CSR, and per solve the right-hand side gathered into the
 // new order and the solution scattered back. Grid-stride kernels; the row pointers' prefix sum is
-// scan_exclusive_dev's (analysis_dev.h).
+// scan_exclusive_dev's (sort_dev.h).
 #pragma once
 #include <cstdint>
 

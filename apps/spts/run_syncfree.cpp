@@ -12,6 +12,7 @@
 #include "renumber.h"
 #include "renumber_dev.h"
 #include "runs.h"
+#include "sort_dev.h"
 #include "syncfree.h"
 
 namespace spts {
@@ -216,12 +217,14 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   device_analysis da;
   const bool on_device = dev_renum && o.analysis != analysis_where::host;
   int32_t* d_new_of = nullptr;
+  std::vector<void*> spent;  // device buffers prep no longer needs, freed after it
   const double a0 = now_s();
   if (on_device) {
     device_analysis_params prm;
     prm.block = block;
     prm.grid = aux_grid;
     prm.rows_per_thread = o.analysis_rows;
+    prm.backoff_ns = (unsigned)o.analysis_backoff_ns;
     prm.tiles = tiles;
     prm.width = ws;
     prm.depth = block / ws;
@@ -250,28 +253,32 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   if (dev_renum && !on_device) d_new_of = upload<int32_t>(new_of);
   HIP_CHECK(hipDeviceSynchronize());
+  const bool compare = on_device && o.analysis == analysis_where::compare;
   const double analysis_s = now_s() - a0, c0 = now_s();
   if (dev_renum) {
     const int32_t n = nloc;
     int32_t *rp_new = nullptr, *col_new = nullptr;
     T* val_new = nullptr;
     HIP_CHECK(hipMalloc((void**)&old_of, (size_t)n * sizeof(int32_t)));
-    HIP_CHECK(hipMalloc((void**)&rp_new, ((size_t)n + 1) * sizeof(int32_t)));
+    // The row pointers' scan works in the words after them (no allocation of its own).
+    const int64_t scan_words = scan_scratch_words((int64_t)n + 1, block);
+    HIP_CHECK(hipMalloc((void**)&rp_new, ((size_t)n + 1 + (size_t)scan_words) * sizeof(int32_t)));
     HIP_CHECK(hipMalloc((void**)&col_new, (size_t)rp[n] * sizeof(int32_t)));
     HIP_CHECK(hipMalloc((void**)&val_new, (size_t)rp[n] * sizeof(T)));
     HIP_CHECK(hipMalloc((void**)&x_orig, (size_t)n * sizeof(T)));
     hipLaunchKernelGGL(rn_rows, dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, (const int32_t*)d_new_of, old_of,
                        rp_new, n);
-    scan_exclusive_dev(rp_new, (int64_t)n + 1, block);
+    scan_exclusive_dev(rp_new, (int64_t)n + 1, block, rp_new + n + 1);
     hipLaunchKernelGGL(HIP_KERNEL_NAME(rn_copy<T>), dim3(aux_grid), dim3(block), 0, 0, a.row_ptr, a.col,
                        (const double*)val_up,
                        (const int32_t*)old_of, (const int32_t*)d_new_of, (const int32_t*)rp_new, col_new, val_new, n);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
-    HIP_CHECK(hipFree(d_new_of));
-    HIP_CHECK(hipFree((void*)a.row_ptr));
-    HIP_CHECK(hipFree((void*)a.col));
-    HIP_CHECK(hipFree(val_up));
+    // L as uploaded, the order and the analysis's scratch are freed once prep is timed: nothing
+    // waits on the frees (each a driver call that also waits for the device), and the vendor's
+    // prep frees nothing either. --analysis compare reads new_of and the levels back then.
+    spent.assign({(void*)a.row_ptr, (void*)a.col, (void*)val_up});
+    if (!on_device) spent.push_back(d_new_of);
     a.row_ptr = rp_new;
     a.col = col_new;
     a.val = val_new;
@@ -395,7 +402,10 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   HIP_CHECK(hipDeviceSynchronize());
   t.prep_s = now_s() - p0;
-  if (on_device && o.analysis == analysis_where::compare) t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
+  for (void* q : spent) HIP_CHECK(hipFree(q));
+  if (compare) fetch_analysis(&da, nloc);
+  if (on_device) free_analysis(&da);
+  if (compare) t.analysis_differs = !same_analysis(l, da, tiles, ws, block / ws);
 
   // own_only (--probe-remote-ready): only this PE's rows go back to kPending; the words other PEs
   // sent in the solve before keep their values, so no row waits on another PE, while this PE's
@@ -460,11 +470,27 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
     std::snprintf(buf, sizeof buf, "%.2f", sec * 1e3);
     return std::string(buf);
   };
+  if (dev_renum) {
+    t.prep.upload_s = upload_s;
+    t.prep.analysis_s = analysis_s;
+    t.prep.copy_s = copy_s;
+  }
+  std::string phases;
+  if (on_device) {
+    const analysis_phases& ph = da.phases;
+    t.prep.setup_s = ph.setup_s;
+    t.prep.levels_s = ph.levels_s;
+    t.prep.sort_s = ph.sort_s;
+    t.prep.order_s = ph.order_s;
+    if (tiles) t.prep.tiles_s = ph.tiles_s;
+    phases = " (arena " + ms(ph.setup_s) + ", levels " + ms(ph.levels_s) + ", sort " + ms(ph.sort_s) + ", order " +
+             ms(ph.order_s) + (tiles ? ", tiles " + ms(ph.tiles_s) : std::string()) + ")";
+  }
   if (renum)
     t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " +
                 (dev_renum ? "prep: uploads " + ms(upload_s) + " ms, analysis on the " + (on_device ? "device " : "host ") +
-                                 ms(analysis_s) + " ms, permuted copy on the device " + ms(copy_s) +
+                                 ms(analysis_s) + " ms" + phases + ", permuted copy on the device " + ms(copy_s) +
                                  " ms; each solve gathers b and scatters x)"
                            : ms(renumber_s) + " ms of the prep, on the host)") +
                 (tiles ? ", tiles of " + std::to_string(ws) + " positions x " + std::to_string(block / ws) + " levels in " +

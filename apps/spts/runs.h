@@ -1,6 +1,7 @@
 // The timed solves. Every variant solves this PE's rows [row0, row1) of L x = b and returns its
 // part of x (in double) with its times; the caller checks x against x_ref.
 #pragma once
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,17 @@
 
 namespace spts {
 
+// The parts of a one-PE renumbered sync-free run's prep (NaN where the run has no such part):
+// the uploads, which the vendor's prep does not count (it is timed with L already on the device),
+// the analysis and its phases (analysis_dev.h; device analysis only), and the permuted copy.
+struct prep_parts {
+  double upload_s = NAN, analysis_s = NAN, copy_s = NAN;
+  double setup_s = NAN, levels_s = NAN, sort_s = NAN, order_s = NAN, tiles_s = NAN;
+};
+
 struct solve_times {
   double prep_s = 0;               // analysis/preprocessing on the device (once, not per solve)
+  prep_parts prep;                 // its parts
   std::vector<double> solve_s;     // every timed repetition
   std::string detail;              // e.g. "thread kernel, 4 work-groups x 64", "cusparseSpSV CSR"
   const char* exchange = nullptr;  // gio, ikn: the exchange the solve used (--exchange auto resolved)

@@ -95,6 +95,24 @@ foreach(k 1 2 4)
   spts_test(single.analysis-rows${k}.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
             --analysis-rows ${k} --gen grid2d:n=70 --block 32)
 endforeach()
+# A gated thread's polls with sleeps between them (--analysis-backoff).
+spts_test(single.analysis-backoff.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+          --analysis-backoff 400 --gen grid2d:n=70)
+# Sizes that reach the sort's other paths: 90,000 rows in 599 levels (two passes over 176 tiles,
+# the last one partial, and the counts' scan over tiles of tiles), 2,000 levels (three passes) and
+# a single level (no pass: the order is L's).
+spts_test(single.analysis.passes.tiles.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
+          --gen grid2d:n=300)
+spts_test(single.analysis.passes.level.banded.np1 1 p2p --variant single --renumber level --analysis compare
+          --gen banded:n=2000,band=2)
+foreach(rn level tiles)
+  spts_test(single.analysis.one-level.${rn}.np1 1 p2p --variant single --renumber ${rn} --analysis compare
+            --gen banded:n=1)
+endforeach()
+# The device line gives the analysis's phases and the report the prep without the uploads.
+spts_test(single.analysis.phases.np1 1 p2p --variant single --renumber tiles --gen grid2d:n=40)
+set_tests_properties(app.spts.single.analysis.phases.np1 PROPERTIES PASS_REGULAR_EXPRESSION
+  "analysis on the device [0-9.]+ ms \\(arena [0-9.]+, levels [0-9.]+, sort [0-9.]+, order [0-9.]+, tiles [0-9.]+\\).*prep - uploads +[0-9.]+ s.*check .*: PASS")
 spts_test(single.analysis.lockstep.grid2d.np1 1 p2p --variant single --renumber tiles --analysis compare
           --gen grid2d:n=50 --block 32)
 set_property(TEST app.spts.single.analysis.lockstep.grid2d.np1 APPEND PROPERTY ENVIRONMENT GIO_HOST_WAVE_LOCKSTEP=1)
@@ -265,6 +283,8 @@ spts_bad_input(bad_entry "bad_entry.mtx:5: malformed column" --matrix ${SPTS_DAT
 spts_bad_input(missing_file "nope.mtx" --matrix ${SPTS_DATA}/nope.mtx)
 spts_bad_input(bad_gen "unknown|kind" --gen hexagon:n=4)
 spts_bad_input(analysis_rows "--analysis-rows is 1, 2, 4 or 8 \\(got 3\\)" --analysis-rows 3 --gen grid2d:n=8)
+spts_bad_input(analysis_backoff "--analysis-backoff needs an integer >= 0 \\(got \"-3\"\\)" --analysis-backoff -3
+               --gen grid2d:n=8)
 spts_bad_input(analysis "--analysis is device \\| host \\| compare \\(got \"gpu\"\\)" --analysis gpu --gen grid2d:n=8)
 spts_bad_input(ikn_with_gio "ikn cannot share a run with gio or levelset" --variant gio,ikn --gen grid2d:n=8)
 spts_bad_input(probe_levelset "--probe-remote-ready times the distributed sync-free solve \\(gio, ikn\\), not --variant levelset"

@@ -260,10 +260,10 @@ bool all_p2p() {
 
 class RmaScopes : public ::testing::TestWithParam<int> {};
 
-// Each scope's batches hold two of the largest transfers: 90 transfers in 4 launches.
+// The buffers hold two of the largest transfers' windows: 90 transfers in 4 launches a scope.
 TEST_P(RmaScopes, PutAllSizesAlignedAndUnaligned) {
-  sym<uint8_t> symbuf(2 * kMax);
-  dbuf<uint8_t> local(2 * kMax);
+  sym<uint8_t> symbuf(2 * kMax + 256);
+  dbuf<uint8_t> local(2 * kMax + 256);
   unsigned salt = 1;
   std::vector<xfer> xs;
   for (size_t n : rma_sizes())
@@ -276,8 +276,8 @@ TEST_P(RmaScopes, PutAllSizesAlignedAndUnaligned) {
 }
 
 TEST_P(RmaScopes, GetAllSizesAlignedAndUnaligned) {
-  sym<uint8_t> symbuf(2 * kMax);
-  dbuf<uint8_t> local(2 * kMax);
+  sym<uint8_t> symbuf(2 * kMax + 256);
+  dbuf<uint8_t> local(2 * kMax + 256);
   unsigned salt = 3;
   std::vector<xfer> xs;
   for (size_t n : rma_sizes())

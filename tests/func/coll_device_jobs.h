@@ -116,32 +116,39 @@ __device__ int call(shmem_team_t team, const job& j);
 
 // Runs the jobs in order; bad[i] counts the calling threads whose job i returned nonzero. The
 // caller is the first thread or wave of the work-group, or with `last` its last one (which may be
-// a partial wave).
+// a partial wave). Work-group b runs jobs first[b] .. first[b + 1] - 1 on teams[b]: the plans of
+// one launch, on different teams, at once.
 template <int S>
-__global__ void run_jobs(shmem_team_t team, const job* jobs, int njobs, int* bad, bool last) {
+__global__ void run_jobs(const shmem_team_t* teams, const job* jobs, const int* first, int* bad, bool last) {
   if (S == THREAD && threadIdx.x != (last ? blockDim.x - 1 : 0)) return;
   if (S == WAVE && threadIdx.x / warpSize != (last ? (blockDim.x - 1) / warpSize : 0)) return;
-  for (int i = 0; i < njobs; ++i) {
+  const shmem_team_t team = teams[blockIdx.x];
+  for (int i = first[blockIdx.x]; i < first[blockIdx.x + 1]; ++i) {
     const job j = jobs[i];
     const int r = call<S>(team, j);
     if (r != 0) atomicAdd(bad + i, 1);
   }
 }
 
-// Launches run_jobs<S> on one work-group of `threads` (defined in the scope's file).
+// Launches run_jobs<S> on `groups` work-groups of `threads` (defined in the scope's file).
 template <int S>
-void launch_jobs(unsigned threads, shmem_team_t team, const job* jobs, int njobs, int* bad, bool last);
+void launch_jobs(unsigned groups, unsigned threads, const shmem_team_t* teams, const job* jobs, const int* first,
+                 int* bad, bool last);
 template <>
-void launch_jobs<THREAD>(unsigned threads, shmem_team_t team, const job* jobs, int njobs, int* bad, bool last);
+void launch_jobs<THREAD>(unsigned groups, unsigned threads, const shmem_team_t* teams, const job* jobs,
+                         const int* first, int* bad, bool last);
 template <>
-void launch_jobs<WAVE>(unsigned threads, shmem_team_t team, const job* jobs, int njobs, int* bad, bool last);
+void launch_jobs<WAVE>(unsigned groups, unsigned threads, const shmem_team_t* teams, const job* jobs,
+                       const int* first, int* bad, bool last);
 template <>
-void launch_jobs<WG>(unsigned threads, shmem_team_t team, const job* jobs, int njobs, int* bad, bool last);
+void launch_jobs<WG>(unsigned groups, unsigned threads, const shmem_team_t* teams, const job* jobs, const int* first,
+                     int* bad, bool last);
 
-#define COLLJOBS_LAUNCHER(S)                                                                            \
-  template <>                                                                                           \
-  void launch_jobs<S>(unsigned threads, shmem_team_t team, const job* jobs, int njobs, int* bad, bool last) { \
-    hipLaunchKernelGGL(run_jobs<S>, dim3(1), dim3(threads), 0, 0, team, jobs, njobs, bad, last);       \
+#define COLLJOBS_LAUNCHER(S)                                                                                    \
+  template <>                                                                                                   \
+  void launch_jobs<S>(unsigned groups, unsigned threads, const shmem_team_t* teams, const job* jobs,            \
+                      const int* first, int* bad, bool last) {                                                  \
+    hipLaunchKernelGGL(run_jobs<S>, dim3(groups), dim3(threads), 0, 0, teams, jobs, first, bad, last);         \
   }
 
 }  // namespace colljobs

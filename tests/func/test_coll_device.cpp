@@ -21,10 +21,14 @@
 // representative reductions a team; the sizes test on the world and one other team, the
 // back-to-back test on one team a scope; fewer sizes, rounds and iterations (each test says
 // which). Each path the full run takes is still taken somewhere; the repetition is what goes.
+// The every-team tests (team sync, every routine, sizes) run their teams' calls in one launch, a
+// work-group per team, each team's calls in the order they had alone: one launch and one pair of
+// barriers per scope, and the members' waits on each other overlap across the teams.
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <unistd.h>
@@ -60,10 +64,12 @@ int representative_types() {
 // Every buffer comes from one symmetric block allocated once (collectively, by the first test on
 // every PE) and carved the same way on every member of the team that uses it.
 struct pool {
-  static constexpr size_t kCap = 8u << 20;
+  static constexpr size_t kCap = 12u << 20;  // three parts of 4 MiB (SmallAndLargeSizes: 2.9 at 4 PEs)
   uint8_t* mem;
-  size_t used = 0;
-  pool() {
+  size_t used, end;
+  // Part `part` of `parts` equal parts (the plans of one launch each take one: the same place on
+  // every PE, whatever the sizes of the teams the plans before it used).
+  explicit pool(unsigned part = 0, unsigned parts = 1) : used(kCap / parts * part), end(kCap / parts * (part + 1)) {
     static uint8_t* block = (uint8_t*)shmem_calloc(kCap, 1);  // freed by shmem_finalize
     mem = block;
   }
@@ -72,7 +78,7 @@ struct pool {
     used = (used + 63) / 64 * 64;
     T* p = (T*)(mem + used);
     used += n * sizeof(T);
-    EXPECT_LE(used, kCap) << "test pool too small";
+    EXPECT_LE(used, end) << "test pool too small";
     return p;
   }
 };
@@ -251,7 +257,9 @@ class plan {
  public:
   // Each plan's calls get salts of their own, so no dest can hold a right-looking value left by an
   // earlier plan (every PE makes the same plans in the same order).
-  plan(shmem_team_t team, std::string label) : v_(team), label_(std::move(label)) {
+  // `part` of `parts`: the plan's part of the pool, where a launch runs several (run_together).
+  plan(shmem_team_t team, std::string label, unsigned part = 0, unsigned parts = 1)
+      : v_(team), label_(std::move(label)), p_(part, parts) {
     static unsigned plans = 0;
     salt_ = 37 * ++plans;
   }
@@ -388,24 +396,48 @@ class plan {
   // `threads` per work-group, the caller first or last of them (run_jobs); `delay_us` holds this
   // PE back before the launch.
   void run(unsigned threads = kThreads, bool last = false, unsigned delay_us = 0) {
+    run_together({this}, threads, last, delay_us);
+  }
+
+  // The plans' calls in one launch, a work-group per plan (each on its own team, all at the same
+  // scope, each built after the one before it), then every dest checked. Their waits for the other
+  // members overlap: where PEs share a GPU each is a wait for time slices.
+  static void run_together(const std::vector<plan*>& ps, unsigned threads = kThreads, bool last = false,
+                           unsigned delay_us = 0) {
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
-    dbuf<job> dj(jobs_.size());
-    dj.write(jobs_);
-    dbuf<int> bad(jobs_.size());
+    std::vector<job> jobs;
+    std::vector<shmem_team_t> teams;
+    std::vector<int> first;
+    for (const plan* p : ps) {
+      first.push_back((int)jobs.size());
+      teams.push_back(p->v_.t);
+      jobs.insert(jobs.end(), p->jobs_.begin(), p->jobs_.end());
+    }
+    first.push_back((int)jobs.size());
+    dbuf<job> dj(jobs.size());
+    dj.write(jobs);
+    dbuf<shmem_team_t> dteams(teams.size());
+    dteams.write(teams);
+    dbuf<int> dfirst(first.size());
+    dfirst.write(first);
+    dbuf<int> bad(jobs.size());
     shmem_barrier_all();  // every member's dests are ready before any member writes them
     if (delay_us) usleep(delay_us);
-    const int nj = (int)jobs_.size();
-    switch (scope_) {
-      case THREAD: launch_jobs<THREAD>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
-      case WAVE: launch_jobs<WAVE>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
-      default: launch_jobs<WG>(threads, v_.t, dj.get(), nj, bad.get(), last); break;
+    const unsigned groups = (unsigned)ps.size();
+    switch (ps[0]->scope_) {
+      case THREAD: launch_jobs<THREAD>(groups, threads, dteams.get(), dj.get(), dfirst.get(), bad.get(), last); break;
+      case WAVE: launch_jobs<WAVE>(groups, threads, dteams.get(), dj.get(), dfirst.get(), bad.get(), last); break;
+      default: launch_jobs<WG>(groups, threads, dteams.get(), dj.get(), dfirst.get(), bad.get(), last); break;
     }
-    ASSERT_TRUE(synced()) << where();
+    ASSERT_TRUE(synced()) << ps[0]->where();
     const std::vector<int> rc = bad.read();
-    for (size_t i = 0; i < jobs_.size(); ++i) {
-      EXPECT_EQ(rc[i], 0) << where() << names_[i] << " returned nonzero (in that many threads)";
-      checks_[i]();
-      if (::testing::Test::HasFailure() && ++reported_ > 20) break;  // enough to go on
+    for (size_t b = 0; b < ps.size(); ++b) {
+      plan& p = *ps[b];
+      for (size_t i = 0; i < p.jobs_.size(); ++i) {
+        EXPECT_EQ(rc[first[b] + i], 0) << p.where() << p.names_[i] << " returned nonzero (in that many threads)";
+        p.checks_[i]();
+        if (::testing::Test::HasFailure() && ++p.reported_ > 20) break;  // enough to go on
+      }
     }
     shmem_barrier_all();
   }
@@ -537,9 +569,13 @@ struct verdict {
 // Each round every member adds 1 to its own slot of parity r % 2 on every other member (world PEs
 // found in the kernel through translate_pe), syncs the team, and finds that all m - 1 other members'
 // adds of this round arrived. A member already in round r + 1 adds to the other parity, and cannot
-// reach round r + 2 before this one has checked and entered sync r + 1.
+// reach round r + 2 before this one has checked and entered sync r + 1. Work-group b does this on
+// teams[b] with counters and verdict of its own: every team at once.
 template <int S>
-__global__ void sync_rounds(shmem_team_t team, uint64_t* cnt, int rounds, verdict* out) {
+__global__ void sync_rounds(const shmem_team_t* teams, uint64_t* counters, int rounds, verdict* verdicts) {
+  const shmem_team_t team = teams[blockIdx.x];
+  uint64_t* cnt = counters + blockIdx.x * 2 * shmem_n_pes();
+  verdict* out = verdicts + blockIdx.x;
   unsigned parts = S == THREAD ? 1 : S == WAVE ? warpSize : blockDim.x;
   const unsigned t = threadIdx.x;
   if (t >= parts) return;
@@ -571,24 +607,29 @@ TEST_P(DeviceColl, TeamSyncIsABarrier) {
   // 4 rounds where PEs share a GPU: both parities of the counters twice, and shmem_sync in round 2.
   const int scope = GetParam(), n = npes(), rounds = lean() ? 4 : 24;
   team_set ts;
-  for (const auto& t : ts.all()) {
-    pool p;
-    uint64_t* cnt = p.take<uint64_t>(2 * n);
-    write(cnt, std::vector<uint64_t>(2 * n, 0));
-    dbuf<verdict> out(1);
-    out.write({verdict{0, ~0u}});
-    shmem_barrier_all();
-    switch (scope) {
-      case THREAD: hipLaunchKernelGGL(sync_rounds<THREAD>, dim3(1), dim3(kThreads), 0, 0, t.second, cnt, rounds, out.get()); break;
-      case WAVE: hipLaunchKernelGGL(sync_rounds<WAVE>, dim3(1), dim3(kThreads), 0, 0, t.second, cnt, rounds, out.get()); break;
-      default: hipLaunchKernelGGL(sync_rounds<WG>, dim3(1), dim3(kThreads), 0, 0, t.second, cnt, rounds, out.get()); break;
-    }
-    ASSERT_TRUE(synced()) << t.first;
-    const verdict v = out.read()[0];
-    EXPECT_EQ(v.bad, 0ull) << t.first << ": missing adds (or a nonzero return) after a sync, first in round "
-                           << v.first_bad_round;
-    shmem_barrier_all();
+  const auto all = ts.all();
+  const unsigned k = (unsigned)all.size();
+  std::vector<shmem_team_t> teams;
+  for (const auto& t : all) teams.push_back(t.second);
+  dbuf<shmem_team_t> dteams(k);
+  dteams.write(teams);
+  pool p;
+  uint64_t* cnt = p.take<uint64_t>(2 * n * k);
+  write(cnt, std::vector<uint64_t>(2 * n * k, 0));
+  dbuf<verdict> out(k);
+  out.write(std::vector<verdict>(k, verdict{0, ~0u}));
+  shmem_barrier_all();
+  switch (scope) {
+    case THREAD: hipLaunchKernelGGL(sync_rounds<THREAD>, dim3(k), dim3(kThreads), 0, 0, dteams.get(), cnt, rounds, out.get()); break;
+    case WAVE: hipLaunchKernelGGL(sync_rounds<WAVE>, dim3(k), dim3(kThreads), 0, 0, dteams.get(), cnt, rounds, out.get()); break;
+    default: hipLaunchKernelGGL(sync_rounds<WG>, dim3(k), dim3(kThreads), 0, 0, dteams.get(), cnt, rounds, out.get()); break;
   }
+  ASSERT_TRUE(synced());
+  const std::vector<verdict> v = out.read();
+  for (unsigned b = 0; b < k; ++b)
+    EXPECT_EQ(v[b].bad, 0ull) << all[b].first << ": missing adds (or a nonzero return) after a sync, first in round "
+                              << v[b].first_bad_round;
+  shmem_barrier_all();
 }
 
 // ---- every routine, every team ------------------------------------------------------------------------
@@ -606,7 +647,9 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
   const int scope = GetParam();
   team_set ts;
   int team_no = 0;
-  for (const auto& t : ts.all()) {
+  std::vector<std::unique_ptr<plan>> plans;
+  const auto teams = ts.all();
+  for (const auto& t : teams) {
     const bool full = scope == THREAD && t.second == SHMEM_TEAM_WORLD && !lean();
     // The representative reductions all on the world, a quarter of them on each other team (a
     // different quarter by team and scope): 4.6 ms each over gda at 4 PEs on 2 cores. An eighth
@@ -616,7 +659,8 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
     // Where PEs share a GPU, the one representative type besides *mem of this team and scope.
     const int pick = (team_no + 6 * scope) % (representative_types() - 1);
     ++team_no;
-    plan p(t.second, t.first);
+    plans.push_back(std::make_unique<plan>(t.second, t.first, (unsigned)plans.size(), (unsigned)teams.size()));
+    plan& p = *plans.back();
     p.set_scope(scope);
     const int m = p.view().m;
     int i = 0, sub_ty = 0;
@@ -647,8 +691,10 @@ TEST_P(DeviceColl, EveryRoutineOnEveryTeam) {
       if (into) p.reduce(r, 13, false);
       if (both || !into) p.reduce(r, 3, true);
     }
-    p.run();
   }
+  std::vector<plan*> all;
+  for (auto& p : plans) all.push_back(p.get());
+  plan::run_together(all);
 }
 
 // Sizes on both sides of the low-latency protocol: 1 element, a few hundred bytes, 64 KiB and more
@@ -665,8 +711,10 @@ TEST_P(DeviceColl, SmallAndLargeSizes) {
   if (lean()) teams = {all_teams[0], all_teams[1 + scope % 2]};
   const std::vector<size_t> sizes =
       lean() ? std::vector<size_t>{1, 300, 65536 + 24} : std::vector<size_t>{1, 8, 300, 65536 + 24};
+  std::vector<std::unique_ptr<plan>> plans;
   for (const auto& t : teams) {
-    plan p(t.second, t.first);
+    plans.push_back(std::make_unique<plan>(t.second, t.first, (unsigned)plans.size(), (unsigned)teams.size()));
+    plan& p = *plans.back();
     p.set_scope(scope);
     const int m = p.view().m;
     int size_no = 0;
@@ -699,8 +747,10 @@ TEST_P(DeviceColl, SmallAndLargeSizes) {
     }
     p.alltoalls(TY_int, 300, 1, 1);
     p.alltoalls(TY_double, 130, 1, 3);
-    p.run();
   }
+  std::vector<plan*> all;
+  for (auto& p : plans) all.push_back(p.get());
+  plan::run_together(all);
 }
 
 // Callers other than thread 0 and wave 0: the last thread, the last wave when it is partial (80

@@ -7,6 +7,10 @@
 //   time while PE 0 holds the lock (the holder watches the tail word on PE 0 change as each swaps
 //   itself in), and must then get the lock in exactly that order.
 // - test_lock: 1 while another holds the lock, 0 (and the lock held) when it is free.
+// Where PEs share a GPU (pes_share_gpu), every atomic of a hand-off and every get and put of a
+// critical section over the softnic or the proxy waits for a time slice, so the contention tests
+// run fewer rounds there (and the cooperative ones two work-groups, not four): the same contenders
+// of every kind, every lane's increment in each critical section, fewer times over.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -22,9 +26,15 @@ using namespace giotest;
 
 namespace {
 const int kHostThreads = 3;
-const int kHostIters = 20;
 const unsigned kWGs = 6;
-const int kDevIters = 10;
+// Rounds per contender: fewer where PEs share a GPU (the header says why).
+struct lock_load {
+  int host_iters, dev_iters, coop_wgs, coop_iters;
+};
+const lock_load& load() {
+  static const lock_load l = pes_share_gpu() ? lock_load{5, 3, 2, 2} : lock_load{20, 10, 4, 5};
+  return l;
+}
 
 // The critical sections' plain get and put. Under ThreadSanitizer they are an atomic fetch and an
 // atomic set: still two steps (without the lock, increments would be lost just the same), but TSan
@@ -72,14 +82,15 @@ void contend(int threads, unsigned wgs, bool try_first) {
   const int owner = npes() - 1;
   shmem_barrier_all();
   std::vector<std::thread> ts;
-  for (int t = 0; t < threads; ++t) ts.emplace_back(host_increments, lock.get(), ctr.get(), owner, kHostIters, try_first);
+  for (int t = 0; t < threads; ++t)
+    ts.emplace_back(host_increments, lock.get(), ctr.get(), owner, load().host_iters, try_first);
   if (wgs)  // on GPUs the launch returns while the kernel runs; on the host platform it runs here
-    hipLaunchKernelGGL(increment_kernel, dim3(wgs), dim3(64), 0, 0, lock.get(), ctr.get(), owner, kDevIters,
+    hipLaunchKernelGGL(increment_kernel, dim3(wgs), dim3(64), 0, 0, lock.get(), ctr.get(), owner, load().dev_iters,
                        (int)try_first);
   for (std::thread& t : ts) t.join();
   ASSERT_TRUE(synced());
   shmem_barrier_all();
-  const long want = (long)npes() * (threads * kHostIters + (long)wgs * kDevIters);
+  const long want = (long)npes() * (threads * load().host_iters + (long)wgs * load().dev_iters);
   EXPECT_EQ(shmem_long_g(ctr.get(), owner), want);
   EXPECT_EQ(shmem_long_g(lock.get(), 0), 0) << "the tail must be empty once every holder released";
   shmem_barrier_all();
@@ -120,12 +131,13 @@ void coop(int how) {
   sym<long> lock(1), ctrs(kCoopThreads);
   const int owner = npes() - 1;
   shmem_barrier_all();
-  hipLaunchKernelGGL(coop_kernel, dim3(4), dim3(kCoopThreads), 0, 0, lock.get(), ctrs.get(), owner, 5, how);
+  const int wgs = load().coop_wgs, iters = load().coop_iters;
+  hipLaunchKernelGGL(coop_kernel, dim3(wgs), dim3(kCoopThreads), 0, 0, lock.get(), ctrs.get(), owner, iters, how);
   ASSERT_TRUE(synced());
   shmem_barrier_all();
   std::vector<long> got(kCoopThreads);
   shmem_getmem(got.data(), ctrs.get(), sizeof(long) * kCoopThreads, owner);
-  for (unsigned t = 0; t < kCoopThreads; ++t) EXPECT_EQ(got[t], 4L * 5 * npes()) << "lane " << t;
+  for (unsigned t = 0; t < kCoopThreads; ++t) EXPECT_EQ(got[t], (long)wgs * iters * npes()) << "lane " << t;
   shmem_barrier_all();
 }
 }  // namespace

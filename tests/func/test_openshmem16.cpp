@@ -5,6 +5,8 @@
 // visible to the target after a shmem_sync_all, which completes nothing itself), communication
 // sessions, shmem_query_initialized with nested shmem_init / shmem_finalize, the version, and the
 // deprecated _SHMEM_CMP_* names. Bad arguments: tests/func/faults/fault_openshmem16.cpp.
+// The scans of a type (host) or of a case (kernels) run between one pair of barriers, each call
+// with buffers of its own.
 #include <complex>
 #include <cstring>
 #include <type_traits>
@@ -45,32 +47,53 @@ bool equal(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0 || a == b;
 }
 
-// Runs T's host inscan and exscan on `team`, out of place and in place, at size n.
+// Runs T's host inscan and exscan, out of place and in place, on each (team, n) of `cases`, each
+// call with a source and dest of its own, between one pair of barriers (every source written before
+// any member reads one; none freed while a member may still read it): two barriers per call cost
+// most of the time where PEs share a GPU, each waiting for the other PEs' time slices.
 template <typename T, typename In, typename Ex>
-void host_scan_case(const char* name, shmem_team_t team, size_t n, In inscan, Ex exscan) {
-  sym<T> src(n ? n : 1), dst(n ? n : 1);
-  std::vector<T> init(n ? n : 1, (T)99);
-  for (size_t k = 0; k < n; ++k) init[k] = src_value<T>(me(), k);
-  for (int inclusive = 0; inclusive < 2; ++inclusive)
-    for (int in_place = 0; in_place < 2; ++in_place) {
-      src.write(init);
-      dst.write(std::vector<T>(n ? n : 1, (T)99));
-      T* out = in_place ? src.get() : dst.get();
-      shmem_barrier_all();
-      if (team != SHMEM_TEAM_INVALID) {
-        const int rc = inclusive ? inscan(team, out, src.get(), n) : exscan(team, out, src.get(), n);
-        EXPECT_EQ(rc, 0);
-        const std::vector<T> got = in_place ? src.read() : dst.read();
-        const std::vector<T> e = expected_scan<T>(team, n, inclusive);
-        for (size_t k = 0; k < n; ++k)
-          if (!equal(got[k], e[k])) {
-            ADD_FAILURE() << name << (inclusive ? "_sum_inscan" : "_sum_exscan") << " n=" << n
-                          << (in_place ? " in place" : "") << ": element " << k << " wrong on PE " << me();
-            break;
-          }
-      }
-      shmem_barrier_all();
+void host_scans(const char* name, const std::vector<std::pair<shmem_team_t, size_t>>& cases, In inscan, Ex exscan) {
+  std::vector<size_t> at;
+  size_t total = 0;
+  for (const auto& c : cases)
+    for (int v = 0; v < 4; ++v) at.push_back(total), total += c.second ? c.second : 1;
+  sym<T> src(total), dst(total);
+  std::vector<T> init(total, (T)99);
+  for (size_t j = 0; j < cases.size(); ++j)
+    for (int v = 0; v < 4; ++v)
+      for (size_t k = 0; k < cases[j].second; ++k) init[at[4 * j + v] + k] = src_value<T>(me(), k);
+  src.write(init);
+  dst.write(std::vector<T>(total, (T)99));
+  shmem_barrier_all();
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const shmem_team_t team = cases[j].first;
+    if (team == SHMEM_TEAM_INVALID) continue;
+    for (int v = 0; v < 4; ++v) {
+      const bool inclusive = v / 2, in_place = v % 2;
+      T* s = src.get() + at[4 * j + v];
+      T* out = in_place ? s : dst.get() + at[4 * j + v];
+      const size_t n = cases[j].second;
+      EXPECT_EQ(inclusive ? inscan(team, out, s, n) : exscan(team, out, s, n), 0);
     }
+  }
+  const std::vector<T> got_src = src.read(), got_dst = dst.read();
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const shmem_team_t team = cases[j].first;
+    if (team == SHMEM_TEAM_INVALID) continue;
+    const size_t n = cases[j].second;
+    for (int v = 0; v < 4; ++v) {
+      const bool inclusive = v / 2, in_place = v % 2;
+      const T* got = (in_place ? got_src : got_dst).data() + at[4 * j + v];
+      const std::vector<T> e = expected_scan<T>(team, n, inclusive);
+      for (size_t k = 0; k < n; ++k)
+        if (!equal(got[k], e[k])) {
+          ADD_FAILURE() << name << (inclusive ? "_sum_inscan" : "_sum_exscan") << " n=" << n
+                        << (in_place ? " in place" : "") << ": element " << k << " wrong on PE " << me();
+          break;
+        }
+    }
+  }
+  shmem_barrier_all();
 }
 
 // The split team of every other PE from 0 (PEs 1, 3, ... are not in it).
@@ -251,12 +274,12 @@ TEST(OpenShmem16, CtxSignalSetAndAdd) {
   TEST(OpenShmem16Scan, NAME) {                                                                               \
     auto in = [](shmem_team_t tm, T* d, const T* s, size_t n) { return shmem_##NAME##_sum_inscan(tm, d, s, n); }; \
     auto ex = [](shmem_team_t tm, T* d, const T* s, size_t n) { return shmem_##NAME##_sum_exscan(tm, d, s, n); }; \
-    for (size_t n : {(size_t)0, (size_t)1, (size_t)7, (size_t)1000})                                          \
-      host_scan_case<T>(#NAME, SHMEM_TEAM_WORLD, n, in, ex);                                                  \
     shmem_team_t t = evens();                                                                                 \
-    host_scan_case<T>(#NAME, t, 33, in, ex);                                                                  \
+    host_scans<T>(#NAME,                                                                                      \
+                  {{SHMEM_TEAM_WORLD, 0}, {SHMEM_TEAM_WORLD, 1}, {SHMEM_TEAM_WORLD, 7}, {SHMEM_TEAM_WORLD, 1000}, \
+                   {t, 33}, {SHMEM_TEAM_SHARED, 5}},                                                          \
+                  in, ex);                                                                                    \
     if (t != SHMEM_TEAM_INVALID) shmem_team_destroy(t);                                                       \
-    host_scan_case<T>(#NAME, SHMEM_TEAM_SHARED, 5, in, ex);                                                   \
   }
 GIO_SCAN_OPS(GIO_REDUCE_EACH, SCAN_TYPE_TEST)
 #undef SCAN_TYPE_TEST
@@ -264,10 +287,10 @@ GIO_SCAN_OPS(GIO_REDUCE_EACH, SCAN_TYPE_TEST)
 TEST(OpenShmem16Scan, GenericNames) {
   auto in = [](shmem_team_t tm, long* d, const long* s, size_t n) { return shmem_sum_inscan(tm, d, s, n); };
   auto ex = [](shmem_team_t tm, long* d, const long* s, size_t n) { return shmem_sum_exscan(tm, d, s, n); };
-  host_scan_case<long>("long (generic)", SHMEM_TEAM_WORLD, 9, in, ex);
+  host_scans<long>("long (generic)", {{SHMEM_TEAM_WORLD, 9}}, in, ex);
   auto ind = [](shmem_team_t tm, double* d, const double* s, size_t n) { return shmem_sum_inscan(tm, d, s, n); };
   auto exd = [](shmem_team_t tm, double* d, const double* s, size_t n) { return shmem_sum_exscan(tm, d, s, n); };
-  host_scan_case<double>("double (generic)", SHMEM_TEAM_WORLD, 9, ind, exd);
+  host_scans<double>("double (generic)", {{SHMEM_TEAM_WORLD, 9}}, ind, exd);
 }
 
 // ---- kernels ---------------------------------------------------------------------------------------
@@ -326,33 +349,52 @@ __global__ void pe_quiet_kernel(uint8_t* dst, const uint8_t* src, size_t n, int 
   shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
 }
 
+// The four calls of a case in one launch (inclusive or not, in place or not), call v with region v
+// of each buffer: one launch and one pair of barriers a case, not four.
+template <int Scope, typename T>
+__global__ void scans_kernel(shmem_team_t team, T* d, T* s, size_t n, int* rc) {
+  for (int v = 0; v < 4; ++v) {
+    const bool inclusive = v / 2, in_place = v % 2;
+    T* src = s + v * n;
+    T* out = in_place ? src : d + v * n;
+    int r = 0;
+    if (Scope == WG) {
+      r = dev_scan<WG, T>(inclusive, team, out, src, n);
+    } else if (Scope == WAVE) {
+      if (threadIdx.x < (unsigned)warpSize) r = dev_scan<WAVE, T>(inclusive, team, out, src, n);
+    } else if (threadIdx.x == 0) {
+      r = dev_scan<THREAD, T>(inclusive, team, out, src, n);
+    }
+    if (r != 0) atomicAdd(rc, 1);
+  }
+}
+
 template <int Scope, typename T>
 void dev_scan_case(const char* name, shmem_team_t team, size_t n) {
-  sym<T> src(n), dst(n);
+  sym<T> src(4 * n), dst(4 * n);
   dbuf<int> rc(1);
-  std::vector<T> s(n);
-  for (size_t k = 0; k < n; ++k) s[k] = src_value<T>(me(), k);
-  for (int inclusive = 0; inclusive < 2; ++inclusive)
-    for (int in_place = 0; in_place < 2; ++in_place) {
-      src.write(s);
-      dst.fill_bytes(0x5a);
-      shmem_barrier_all();
-      T* out = in_place ? src.get() : dst.get();
-      if (team != SHMEM_TEAM_INVALID) {
-        hipLaunchKernelGGL((scan_kernel<Scope, T>), dim3(1), dim3(128), 0, 0, (bool)inclusive, team, out,
-                           (const T*)src.get(), n, rc.get());
-        ASSERT_TRUE(synced());
-        const std::vector<T> got = in_place ? src.read() : dst.read();
-        const std::vector<T> e = expected_scan<T>(team, n, inclusive);
-        for (size_t k = 0; k < n; ++k)
-          if (!equal(got[k], e[k])) {
-            ADD_FAILURE() << name << " scope " << Scope << (inclusive ? " inscan" : " exscan") << " n=" << n
-                          << (in_place ? " in place" : "") << ": element " << k << " wrong on PE " << me();
-            break;
-          }
-      }
-      shmem_barrier_all();
+  std::vector<T> s(4 * n);
+  for (size_t k = 0; k < 4 * n; ++k) s[k] = src_value<T>(me(), k % n);
+  src.write(s);
+  dst.fill_bytes(0x5a);
+  shmem_barrier_all();
+  if (team != SHMEM_TEAM_INVALID) {
+    hipLaunchKernelGGL((scans_kernel<Scope, T>), dim3(1), dim3(128), 0, 0, team, dst.get(), src.get(), n, rc.get());
+    ASSERT_TRUE(synced());
+    const std::vector<T> got_src = src.read(), got_dst = dst.read();
+    for (int v = 0; v < 4; ++v) {
+      const bool inclusive = v / 2, in_place = v % 2;
+      const T* got = (in_place ? got_src : got_dst).data() + v * n;
+      const std::vector<T> e = expected_scan<T>(team, n, inclusive);
+      for (size_t k = 0; k < n; ++k)
+        if (!equal(got[k], e[k])) {
+          ADD_FAILURE() << name << " scope " << Scope << (inclusive ? " inscan" : " exscan") << " n=" << n
+                        << (in_place ? " in place" : "") << ": element " << k << " wrong on PE " << me();
+          break;
+        }
     }
+  }
+  shmem_barrier_all();
   EXPECT_EQ(rc.read()[0], 0);
 }
 

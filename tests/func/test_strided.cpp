@@ -183,7 +183,9 @@ __device__ bool participates(int scope) {
   return scope == WG || (scope == WAVE && threadIdx.x < (unsigned)warpSize) || (scope == THREAD && threadIdx.x == 0);
 }
 
-__global__ void strided_kernel(kargs a) {
+// A launch runs a batch of cases, one work-group each, each with regions of its own.
+__global__ void strided_kernel(const kargs* as) {
+  const kargs a = as[blockIdx.x];
   __shared__ uint8_t sh[kSmall];
   uint8_t stack[kSmall];
   uint8_t* loc = a.kind == SHARED ? sh : a.kind == STACK ? stack : a.local;
@@ -215,6 +217,14 @@ std::vector<uint8_t> pattern_of(int pe, size_t n) {
   return v;
 }
 
+// The pattern of `pe` in each of `regions` regions of kBuf bytes.
+std::vector<uint8_t> patterns_of(int pe, size_t regions) {
+  const std::vector<uint8_t> one = pattern_of(pe, kBuf);
+  std::vector<uint8_t> v;
+  for (size_t r = 0; r < regions; ++r) v.insert(v.end(), one.begin(), one.end());
+  return v;
+}
+
 std::string describe(const shape_case& c, bool put, int scope, int kind) {
   char b[256];
   snprintf(b, sizeof b, "%s %s, elem %zu, counts {%zu,%zu,%zu}, dst strides {%td,%td,%td}, src strides {%td,%td,%td}, %s scope, local %s",
@@ -223,72 +233,92 @@ std::string describe(const shape_case& c, bool put, int scope, int kind) {
   return b;
 }
 
+const size_t kCaseCount = sizeof kCases / sizeof kCases[0];
+
+// Every case of a direction, scope and local kind runs in one batch, each with a region of kBuf
+// bytes of every buffer (kSmall of `out`): one launch (a work-group per case) or, from the host,
+// one call after another, between one pair of barriers. A launch, a synchronize and two barriers
+// per case cost most of the time where PEs share a GPU (each waits for the other PEs' kernels'
+// time slices), and the cases of a batch overlap their round trips to the proxy or the softnic.
 class Strided : public ::testing::Test {
  protected:
-  sym<uint8_t> remote{kBuf};
-  sym<uint8_t> heap_local{kBuf};
-  dbuf<uint8_t> global_local{kBuf};
-  dbuf<uint8_t> out{kSmall};
+  sym<uint8_t> remote{kCaseCount * kBuf};
+  sym<uint8_t> heap_local{kCaseCount * kBuf};
+  dbuf<uint8_t> global_local{kCaseCount * kBuf};
+  dbuf<uint8_t> out{kCaseCount * kSmall};
 
-  // Runs one case on every PE (collective) and checks what landed.
-  void run(const shape_case& c, bool put, int scope, int kind) {
-    SCOPED_TRACE(describe(c, put, scope, kind));
-    const size_t lsize = (kind == SHARED || kind == STACK) ? kSmall : kBuf;
+  // Runs the batch on every PE (collective) and checks what landed, case by case.
+  void run(const std::vector<shape_case>& cs, bool put, int scope, int kind) {
+    const size_t lsize = (kind == SHARED || kind == STACK) ? kSmall : kBuf, k = cs.size();
     const int peer = next_pe();
-    std::vector<uint8_t> host_local(kBuf);
+    std::vector<uint8_t> host_local(k * kBuf);
     // Before: the destination all zeros, the source the pattern of its owner.
     if (put) {
       remote.fill_bytes(0);
-      heap_local.write(pattern_of(me(), kBuf));
-      global_local.write(pattern_of(me(), kBuf));
-      host_local = pattern_of(me(), kBuf);
+      host_local = patterns_of(me(), k);
+      heap_local.write(host_local);
+      global_local.write(host_local);
     } else {
-      remote.write(pattern_of(me(), kBuf));
+      remote.write(patterns_of(me(), k));
       heap_local.fill_bytes(0);
       global_local.fill_bytes(0);
     }
     shmem_barrier_all();
     uint8_t* local = kind == HEAP ? heap_local.get() : kind == GLOBAL ? global_local.get() : host_local.data();
     if (scope == HOST) {
-      if (put)
-        call_thread(c, true, remote.get(), local, peer);
-      else
-        call_thread(c, false, local, remote.get(), peer);
+      for (size_t j = 0; j < k; ++j) {
+        if (put)
+          call_thread(cs[j], true, remote.get() + j * kBuf, local + j * kBuf, peer);
+        else
+          call_thread(cs[j], false, local + j * kBuf, remote.get() + j * kBuf, peer);
+      }
     } else {
-      kargs a{c, put, scope, kind, peer, me(), remote.get(), local, out.get()};
-      hipLaunchKernelGGL(strided_kernel, dim3(1), dim3(kBlock), 0, 0, a);
+      std::vector<kargs> as;
+      for (size_t j = 0; j < k; ++j)
+        as.push_back({cs[j], put, scope, kind, peer, me(), remote.get() + j * kBuf, local + j * kBuf,
+                      out.get() + j * kSmall});
+      dbuf<kargs> das(k);
+      das.write(as);
+      hipLaunchKernelGGL(strided_kernel, dim3((unsigned)k), dim3(kBlock), 0, 0, das.get());
       ASSERT_TRUE(synced());
     }
     shmem_barrier_all();
-    // After: put -> my remote region holds what the previous PE sent; get -> my local buffer
-    // holds the next PE's bytes. Both against the reference, every byte.
-    std::vector<uint8_t> got, want(put ? kBuf : lsize, 0);
-    if (put) {
-      got = remote.read();
-      reference(c, want.data(), pattern_of(prev_pe(), kBuf).data());
-    } else {
-      got = kind == HEAP ? heap_local.read() : kind == GLOBAL ? global_local.read() : kind == HOSTMEM ? host_local : out.read();
-      got.resize(lsize);
-      reference(c, want.data(), pattern_of(next_pe(), kBuf).data());
+    // After: put -> my remote regions hold what the previous PE sent; get -> my local regions
+    // hold the next PE's bytes. Both against the reference, every byte.
+    std::vector<uint8_t> all;
+    if (put)
+      all = remote.read();
+    else
+      all = kind == HEAP ? heap_local.read() : kind == GLOBAL ? global_local.read() : kind == HOSTMEM ? host_local : out.read();
+    const std::vector<uint8_t> theirs = pattern_of(put ? prev_pe() : next_pe(), kBuf);
+    for (size_t j = 0; j < k; ++j) {
+      const size_t region = put || kind == HEAP || kind == GLOBAL || kind == HOSTMEM ? kBuf : kSmall;
+      const uint8_t* got = all.data() + j * region;
+      std::vector<uint8_t> want(put ? kBuf : lsize, 0);
+      reference(cs[j], want.data(), theirs.data());
+      for (size_t i = 0; i < want.size(); ++i)
+        if (got[i] != want[i]) {
+          ADD_FAILURE() << describe(cs[j], put, scope, kind) << ": byte " << i << ": got " << (int)got[i] << ", want "
+                        << (int)want[i];
+          break;
+        }
     }
-    for (size_t i = 0; i < want.size(); ++i)
-      if (got[i] != want[i]) {
-        ADD_FAILURE() << "byte " << i << ": got " << (int)got[i] << ", want " << (int)want[i];
-        return;
-      }
   }
 
   void run_all(int scope, std::vector<int> kinds) {
-    for (const shape_case& c : kCases)
-      for (int put = 1; put >= 0; --put)
-        for (int kind : kinds) {
+    for (int put = 1; put >= 0; --put)
+      for (int kind : kinds) {
+        std::vector<shape_case> cs;
+        for (const shape_case& c : kCases) {
           const size_t local_extent = extent(c, !put);
           if ((kind == SHARED || kind == STACK) && local_extent > kSmall) continue;
           // A cooperative get into per-lane stack arrays has no meaning (each lane would get its own copy).
           if (!put && kind == STACK && scope != THREAD) continue;
-          run(c, put, scope, kind);
-          if (HasFailure()) return;
+          cs.push_back(c);
         }
+        if (!cs.empty()) run(cs, put, scope, kind);
+        if (HasFailure()) return;
+      }
   }
 };
 

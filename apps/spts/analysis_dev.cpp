@@ -13,8 +13,6 @@ namespace spts {
 
 namespace {
 
-GIO_DEVICE_INLINE int64_t ad_thread() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
-GIO_DEVICE_INLINE int64_t ad_threads() { return (int64_t)gridDim.x * blockDim.x; }
 template <typename T>
 GIO_HOST_DEVICE_INLINE T ad_min(T x, T y) { return x < y ? x : y; }
 template <typename T>
@@ -174,7 +172,7 @@ __global__ void __launch_bounds__(kMaxBlock) ad_levels(level_args a) {
 // depends on one of level v - 1), but a boundary fills every level up to its key, so a gap (a
 // wrong level: --inject-analysis-error) leaves an empty level instead of an unwritten start.
 __global__ void ad_level_starts(const int32_t* key, int32_t n, int32_t levels, int32_t* start) {
-  for (int64_t k = ad_thread(); k <= n; k += ad_threads()) {
+  for (int64_t k = grid_thread(); k <= n; k += grid_threads()) {
     const int32_t below = k == 0 ? -1 : key[k - 1], here = k == n ? levels : key[k];
     for (int32_t v = below + 1; v <= here; ++v) start[v] = (int32_t)k;
   }
@@ -182,11 +180,11 @@ __global__ void ad_level_starts(const int32_t* key, int32_t n, int32_t levels, i
 
 // new_of[row[k]] = k: the level order.
 __global__ void ad_invert(const int32_t* row, int32_t* new_of, int32_t n) {
-  for (int64_t k = ad_thread(); k < n; k += ad_threads()) new_of[row[k]] = (int32_t)k;
+  for (int64_t k = grid_thread(); k < n; k += grid_threads()) new_of[row[k]] = (int32_t)k;
 }
 
 __global__ void ad_fill(int32_t* v, int64_t m, int32_t x) {
-  for (int64_t i = ad_thread(); i < m; i += ad_threads()) v[i] = x;
+  for (int64_t i = grid_thread(); i < m; i += grid_threads()) v[i] = x;
 }
 
 // ---- tiles (renumber.h, tile_order) ----------------------------------------------------------
@@ -206,7 +204,7 @@ struct tile_args {
 
 // A band loses asc (desc) where a row depends on a row of the same band in a higher (lower) tile.
 __global__ void ad_tile_flags(tile_args a) {
-  for (int64_t k = ad_thread(); k < a.n; k += ad_threads()) {
+  for (int64_t k = grid_thread(); k < a.n; k += grid_threads()) {
     const int32_t i = a.row[k], v = a.key[k], b = v / a.depth, j = (int32_t)(k - a.start[v]) / a.width;
     for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1] - 1; ++e) {
       const int32_t c = a.col[e], vc = a.lev[c];
@@ -224,7 +222,7 @@ __global__ void ad_tile_flags(tile_args a) {
 // positions below j * width of every level; desc: those from (j + 1) * width), then the tile's
 // rows of the levels before v, then its own level's positions from j * width up to p.
 __global__ void ad_tile_order(tile_args a) {
-  for (int64_t k = ad_thread(); k < a.n; k += ad_threads()) {
+  for (int64_t k = grid_thread(); k < a.n; k += grid_threads()) {
     const int32_t i = a.row[k], v = a.key[k], b = v / a.depth;
     const bool up = a.asc[b] != 0;
     if (!up && !a.desc[b]) {

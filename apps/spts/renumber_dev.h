@@ -9,9 +9,6 @@
 
 namespace spts {
 
-GIO_DEVICE_INLINE int64_t grid_thread() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
-GIO_DEVICE_INLINE int64_t grid_threads() { return (int64_t)gridDim.x * blockDim.x; }
-
 // old_of[new_of[i]] = i; len[nw] = the length of row old_of[nw] (len[n] = 0 for the scan).
 __global__ void rn_rows(const int32_t* row_ptr, const int32_t* new_of, int32_t* old_of, int32_t* len, int32_t n) {
   for (int64_t i = grid_thread(); i < n; i += grid_threads()) {

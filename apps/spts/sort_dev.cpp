@@ -10,8 +10,6 @@ namespace spts {
 
 namespace {
 
-GIO_DEVICE_INLINE int64_t ad_thread() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
-GIO_DEVICE_INLINE int64_t ad_threads() { return (int64_t)gridDim.x * blockDim.x; }
 template <typename T>
 GIO_HOST_DEVICE_INLINE T ad_min(T x, T y) { return x < y ? x : y; }
 
@@ -86,7 +84,7 @@ constexpr int kCountWords = kDigits * kMaxBlock + kDigits * kMaxBlock / 32;
 constexpr int kSortShared = kCountWords > 2 * kSortTile ? kCountWords : 2 * kSortTile;
 
 __global__ void ad_iota(int32_t* v, int32_t n) {
-  for (int64_t i = ad_thread(); i < n; i += ad_threads()) v[i] = (int32_t)i;
+  for (int64_t i = grid_thread(); i < n; i += grid_threads()) v[i] = (int32_t)i;
 }
 
 // A tile's entries ranked: k, v the thread's entries (key, row), pos their places in the tile

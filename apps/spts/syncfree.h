@@ -92,6 +92,10 @@ GIO_DEVICE_NOINLINE void wait_timeout(int me, int32_t row, int32_t col, unsigned
   gio::dev::die(GIO_ERR_TIMEOUT);
 }
 
+// A grid-stride loop's first index and stride.
+GIO_DEVICE_INLINE int64_t grid_thread() { return (int64_t)blockIdx.x * blockDim.x + threadIdx.x; }
+GIO_DEVICE_INLINE int64_t grid_threads() { return (int64_t)gridDim.x * blockDim.x; }
+
 // Sleeps about ns nanoseconds. Waiting threads that poll flat out load the memory system the
 // critical path's stores and loads go through: on a deep matrix most resident rows wait for rows
 // far ahead of them.

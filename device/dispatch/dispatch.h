@@ -152,13 +152,13 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_thread_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
 
 // Everything check_rma, ctx_in_team and check_pe's fast half ask of a put, as one predicate on the
 // constant state and the arguments (no branch, no call): the state is this contract, pe is a world
 // PE of it (the context is not a team's: a host-made context's team is read by a predicated load)
 // reached by p2p, [dst, dst + n) lies in the user heap and the context is a slot of the table.
-// False sends the put to put_thread_out, which tells which check failed.
+// False sends the put to put_out, which tells which check failed.
 template <bool WorldPe>
 GIO_DEVICE_INLINE bool small_put_ok(const gio_device_state_v1& st, shmem_ctx_t ctx, const void* dst, size_t n, int pe,
                                     bool is_p2p) {
@@ -183,7 +183,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     // Every condition of the inline copy is one predicate (small_put_ok) and one branch on it; a
     // small p2p put is then one straight run of loads, then stores (copy_thread_small), and a put
     // that fails a check never reads its source. Everything else, reports of bad arguments
-    // included, takes one call (put_thread_out), which checks again in the routine's order. With
+    // included, takes one call (put_out), which checks again in the routine's order. With
     // the team translation, the PE check's slow half and the switch as three calls here, ptxas kept
     // what lives across them on the stack: gio-bench callcost's loop of thread puts read local
     // memory 6 times on the way to an 8-byte copy, each read ahead of a branch. With `ok` folded
@@ -197,7 +197,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     if (ok && n <= kThreadInlineMax &&
         copy_thread_small<false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, true))
       return;
-    put_thread_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
+    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
     if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
@@ -212,16 +212,14 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     // load need not wait for the transport's; where the peer is not p2p it is never stored to.
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
-    const bool is_p2p = st.peer_transport[at] == GIO_TRANSPORT_P2P;
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
-    if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
-    if (!check_rma(rt, ctx, dst, n, pe)) return;
+    const bool ok = small_put_ok<WorldPe>(st, ctx, dst, n, pe, st.peer_transport[at] == GIO_TRANSPORT_P2P) &
+                     !p2p::overlapping(mapped, src, n);
     // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
     // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
-    if (S::agree(copy_lane_words<S, true>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n,
-                                          is_p2p && !p2p::overlapping(mapped, src, n))))
+    if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, ok)))
       return;
-    put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
+    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
   }
 }
 
@@ -232,7 +230,7 @@ GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, co
 // A thread's put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the
 // checks in the routine's order, with their reports, then the transport switch.
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_thread_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
   if (!check_rma(rt, ctx, dst, n, pe)) return;
   put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from check_scope_sync import ROOT, disassemble, functions, instruction  # noqa: E402
 
-CALL = re.compile(r"CALL\.\S+\s+`\(\S*put_switch_outINS0_10scope_waveE")
+CALL = re.compile(r"CALL\.\S+\s+`\(\S*7put_outINS0_10scope_waveE")
 COND_BRA = re.compile(r"@!?U?P\d\s+BRA\s+`\((\.L_x_\d+)\)")
 LABEL = re.compile(r"^(\.L_x_\d+):")
 

@@ -10,7 +10,7 @@ In each kernel that puts a constant 8, 16, 32, 64 or 128 bytes from one thread:
     n / w loads of the widest word w (16 bytes, or 8 for 8 bytes), every one before the first of
     its n / w stores.
 The kernel of a run-time size (gio-bench callcost's form) must hold the 128-byte form (8 loads of
-16 bytes, then 8 stores) and no other call than those and the general path's (put_thread_out: the
+16 bytes, then 8 stores) and no other call than those and the general path's (put_out: the
 checks with their reports and the switch, for more than 128 bytes or any failed check); local
 memory is not checked there. A loop of such puts (k_thread_put_loop) must make one call at most
 and read nothing from local memory inside the loop (dispatch.h put says why).
@@ -40,7 +40,7 @@ CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # The general switch (put_switch_out) takes what the small form does not: more than 128 bytes, or
 # a peer that is not p2p; only a run-time size reaches it.
 ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping|"
-                          r"14put_switch_out|14put_thread_out)")
+                          r"14put_switch_out|7put_out)")
 # Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
 # may turn the predicate of the last store into a forward branch over it).
 CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")

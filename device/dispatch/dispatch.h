@@ -152,7 +152,8 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi,
+                                 bool ok);
 
 // Everything check_rma, ctx_in_team and check_pe's fast half ask of a put, as one predicate on the
 // constant state and the arguments (no branch, no call): the state is this contract, pe is a world
@@ -197,7 +198,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     if (ok && n <= kThreadInlineMax &&
         copy_thread_small<false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, true))
       return;
-    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
+    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi, ok);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
     if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
@@ -219,7 +220,7 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
     if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, ok)))
       return;
-    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi);
+    put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi, ok);
   }
 }
 
@@ -227,10 +228,18 @@ template <typename S>
 GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
   put<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
 }
-// A thread's put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the
-// checks in the routine's order, with their reports, then the transport switch.
+// A put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the checks in
+// the routine's order, with their reports, then the transport switch. A put that passed them all
+// (ok: a p2p peer of the world, the heap, a context slot; only too large for the inline copy) goes
+// straight to the switch, without reading the state for the checks again (a thread's put of more
+// than 128 bytes, a scope's of more than its inline words: apps/bench/gpu/run-gpu-smallput.sh).
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi,
+                                 bool ok) {
+  if (ok) {
+    if (n != 0) put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
+    return;
+  }
   if (!WorldPe && ctx_in_team(ctx)) return put_team<S>(rt, ctx, dst, src, n, pe, nbi);
   if (!check_rma(rt, ctx, dst, n, pe)) return;
   put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);

@@ -281,6 +281,51 @@ TEST(Renumber, LevelOrderSplitOverPes) {
       }
 }
 
+// renumber_in_blocks: each PE keeps its block of L's rows, ordered by level (ascending original
+// index within a level), so the renumbered L is lower triangular at every PE count; the same
+// matrix under the permutation, off-diagonals ascending, the diagonal last.
+TEST(Renumber, LevelOrderInsideEachBlock) {
+  for (const char* spec : {"grid2d:n=9", "grid3d:n=5", "road:rows=300", "rmat:scale=7", "banded:n=40,band=3"})
+    for (order o : {order::natural, order::random})
+      for (int npes : {1, 2, 3, 4}) {
+        SCOPED_TRACE(std::string(spec) + " npes " + std::to_string(npes) + (o == order::random ? " random" : ""));
+        const csr l = gen(spec, o);
+        const analysis an = analyze(l);
+        std::vector<int32_t> blocks(npes + 1);
+        for (int q = 0; q <= npes; ++q) blocks[q] = (int32_t)((int64_t)l.n * q / npes);
+        const renumbering r = renumber_in_blocks(l, blocks, 2);
+        ASSERT_EQ(r.levels, an.levels);
+        ASSERT_EQ(r.bounds, blocks);
+        auto a = dense(l);
+        ASSERT_EQ(r.l.nnz(), l.nnz());
+        std::vector<char> seen(l.n, 0);
+        for (int q = 0; q < npes; ++q)
+          for (int32_t nw = blocks[q]; nw < blocks[q + 1]; ++nw) {
+            const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
+            ASSERT_GE(old, blocks[q]) << "row left its block";
+            ASSERT_LT(old, blocks[q + 1]) << "row left its block";
+            ASSERT_FALSE(seen[old]) << "not a permutation";
+            seen[old] = 1;
+            if (nw > blocks[q]) {
+              const int32_t prev = r.old_of[nw - 1];
+              ASSERT_TRUE(an.level[prev] < an.level[old] || (an.level[prev] == an.level[old] && prev < old))
+                  << "not by level, then original index";
+            }
+            ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
+            ASSERT_EQ(r.l.val[e], a[old][old]);
+            for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
+              if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], r.l.col[k]) << "columns ascending";
+              ASSERT_LT(r.l.col[k], nw) << "not lower triangular";
+              ASSERT_EQ(r.l.val[k], a[old][r.old_of[r.l.col[k]]]);
+            }
+          }
+      }
+  // Blocks that do not cover L's rows in order are refused.
+  const csr l = gen("grid2d:n=5", order::natural);
+  EXPECT_THROW(renumber_in_blocks(l, {0, 20, 10, l.n}), input_error);
+  EXPECT_THROW(renumber_in_blocks(l, {0, 10}), input_error);
+}
+
 // tile_order: a permutation in chunks of at most width * depth rows, where every dependency is in
 // an earlier chunk or earlier in the same one (what the kernels' progress argument needs); on a
 // natural-order 2D grid all bands but the middle one's are tiled.

@@ -71,6 +71,8 @@ void print_usage(const char* prog) {
       "                    each level split over the PEs; preprocessing timed in prep)\n"
       "                    | tiles (one PE: level order in tiles of a wave's width of positions\n"
       "                    by block/wave levels, a work-group each; as level on several PEs)\n"
+      "                    | blocks (each PE's contiguous block of L's rows, by level inside it:\n"
+      "                    dependencies only from lower PEs; as level at one PE)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: tiles at\n"
       "                    one PE, level on several, where L has more than 32 levels and rows\n"
       "                    are solved a thread each; else none)\n"
@@ -212,9 +214,9 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
       ok = to_enum(n, value, names, vals, &o->rows);
     } else if (name == "--renumber") {
-      const char* const names[] = {"auto", "level", "tiles", "none"};
+      const char* const names[] = {"auto", "level", "tiles", "blocks", "none"};
       const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
-                                    renumber_kind::none};
+                                    renumber_kind::blocks, renumber_kind::none};
       ok = to_enum(n, value, names, vals, &o->renumber);
     } else if (name == "--analysis") {
       const char* const names[] = {"device", "host", "compare"};

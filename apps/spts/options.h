@@ -25,11 +25,12 @@ inline bool distributed_syncfree(variant v) { return v == variant::gio || v == v
 // everything they depend on, first (a topological order, so the kernels' no-deadlock argument holds).
 enum class row_order { natural, level, senders };
 // The sync-free solve's renumbering (renumber.h): level sorts every PE's rows by level and splits
-// every level over the PEs; none keeps L's order with rows in contiguous blocks; automatic takes
-// tiles at one PE and level on several where L is deep (run_syncfree.cpp says where the line is
-// and why).
+// every level over the PEs; blocks keeps each PE's contiguous block of L's rows (--balance) and
+// sorts it by level (at one PE, as level); none keeps L's order with rows in contiguous blocks;
+// automatic takes tiles at one PE and level on several where L is deep (run_syncfree.cpp says
+// where the line is and why).
 // tiles (one PE, thread kernel): level order in tiles a work-group wide and deep (renumber.h).
-enum class renumber_kind { automatic, level, tiles, none };
+enum class renumber_kind { automatic, level, tiles, blocks, none };
 // Where the one-PE renumbering's analysis (levels, the order, tiles) runs: device (kernels,
 // analysis_dev.h), host (renumber.h's passes, the order uploaded), or compare (device, then the
 // host's result computed after the timed preprocessing and compared: levels, order and chunks

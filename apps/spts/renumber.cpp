@@ -1,5 +1,6 @@
 // renumber_by_level: levels (one pass in row order), a counting sort by level, the split of every
-// level over the PEs, and the permuted copy of L (rows in parallel over host threads).
+// level over the PEs, and the permuted copy of L (rows in parallel over host threads);
+// renumber_in_blocks: the same sort inside each PE's block of L's rows.
 #include "renumber.h"
 
 #include <algorithm>
@@ -103,20 +104,77 @@ int32_t level_order(const csr& l, std::vector<int32_t>* new_of) {
   return top + 1;
 }
 
+namespace {
+// level[i] = 1 + the largest level of row i's off-diagonal columns; L is lower triangular, so a
+// row's dependencies are final when the row is reached. Returns the number of levels.
+int32_t row_levels(const csr& l, std::vector<int32_t>* level) {
+  level->assign((size_t)l.n, 0);
+  int32_t top = -1;
+  for (int32_t i = 0; i < l.n; ++i) {
+    int32_t lv = 0;
+    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, (*level)[l.col[k]] + 1);
+    (*level)[i] = lv;
+    top = std::max(top, lv);
+  }
+  return top + 1;
+}
+
+// The permuted copy: row nw is old row r->old_of[nw], its columns mapped through new_of and sorted,
+// the diagonal last (rows in parallel over host threads).
+void permuted_copy(const csr& l, const std::vector<int32_t>& new_of, int threads, renumbering* r) {
+  const int32_t n = l.n;
+  csr& o = r->l;
+  o.n = n;
+  o.row_ptr.assign((size_t)n + 1, 0);
+  for (int32_t nw = 0; nw < n; ++nw) {
+    const int32_t old = r->old_of[nw];
+    o.row_ptr[nw + 1] = o.row_ptr[nw] + (l.row_ptr[old + 1] - l.row_ptr[old]);
+  }
+  o.col.resize((size_t)l.nnz());
+  o.val.resize((size_t)l.nnz());
+  if (threads <= 0) threads = (int)std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+  const auto copy_rows = [&](int32_t lo, int32_t hi) {
+    for (int32_t nw = lo; nw < hi; ++nw) {
+      const int32_t old = r->old_of[nw];
+      const int32_t s = l.row_ptr[old], e = l.row_ptr[old + 1] - 1;  // e: the diagonal
+      int32_t* c = &o.col[o.row_ptr[nw]];
+      double* v = &o.val[o.row_ptr[nw]];
+      const int32_t m = e - s;
+      if (m > 32) {  // a long row (power law): sort (column, value) pairs
+        std::vector<std::pair<int32_t, double>> pairs((size_t)m);
+        for (int32_t k = 0; k < m; ++k) pairs[k] = {new_of[l.col[s + k]], l.val[s + k]};
+        std::sort(pairs.begin(), pairs.end());
+        for (int32_t k = 0; k < m; ++k) c[k] = pairs[k].first, v[k] = pairs[k].second;
+      }
+      for (int32_t k = 0; k < (m > 32 ? 0 : m); ++k) {  // insertion sort: rows are short
+        const int32_t cc = new_of[l.col[s + k]];
+        const double vv = l.val[s + k];
+        int32_t j = k;
+        for (; j > 0 && c[j - 1] > cc; --j) c[j] = c[j - 1], v[j] = v[j - 1];
+        c[j] = cc;
+        v[j] = vv;
+      }
+      c[m] = nw;
+      v[m] = l.val[e];
+    }
+  };
+  if (threads == 1 || n < (1 << 16)) {
+    copy_rows(0, n);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back(copy_rows, (int32_t)((int64_t)n * t / threads), (int32_t)((int64_t)n * (t + 1) / threads));
+    for (auto& th : pool) th.join();
+  }
+}
+}  // namespace
+
 renumbering renumber_by_level(const csr& l, int npes, int threads) {
   if (npes < 1) throw input_error("renumber_by_level: npes must be at least 1 (got " + std::to_string(npes) + ")");
   const int32_t n = l.n;
   renumbering r;
-  // Levels: L is lower triangular, so a row's dependencies are final when the row is reached.
-  std::vector<int32_t> level((size_t)n, 0);
-  int32_t top = -1;
-  for (int32_t i = 0; i < n; ++i) {
-    int32_t lv = 0;
-    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, level[l.col[k]] + 1);
-    level[i] = lv;
-    top = std::max(top, lv);
-  }
-  const int32_t nlev = top + 1;
+  std::vector<int32_t> level;
+  const int32_t nlev = row_levels(l, &level);
   r.levels = nlev;
   // Rows by level, ascending original index within a level (a stable counting sort).
   std::vector<int32_t> start((size_t)nlev + 1, 0);
@@ -160,50 +218,39 @@ renumbering renumber_by_level(const csr& l, int npes, int threads) {
   }
   std::vector<int32_t>().swap(level);
   std::vector<int32_t>().swap(by_level);
-  // The permuted copy: row nw is old row old_of[nw], its columns mapped and sorted, diagonal last.
-  csr& o = r.l;
-  o.n = n;
-  o.row_ptr.assign((size_t)n + 1, 0);
-  for (int32_t nw = 0; nw < n; ++nw) {
-    const int32_t old = r.old_of[nw];
-    o.row_ptr[nw + 1] = o.row_ptr[nw] + (l.row_ptr[old + 1] - l.row_ptr[old]);
-  }
-  o.col.resize((size_t)l.nnz());
-  o.val.resize((size_t)l.nnz());
-  if (threads <= 0) threads = (int)std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
-  const auto copy_rows = [&](int32_t lo, int32_t hi) {
-    for (int32_t nw = lo; nw < hi; ++nw) {
-      const int32_t old = r.old_of[nw];
-      const int32_t s = l.row_ptr[old], e = l.row_ptr[old + 1] - 1;  // e: the diagonal
-      int32_t* c = &o.col[o.row_ptr[nw]];
-      double* v = &o.val[o.row_ptr[nw]];
-      const int32_t m = e - s;
-      if (m > 32) {  // a long row (power law): sort (column, value) pairs
-        std::vector<std::pair<int32_t, double>> pairs((size_t)m);
-        for (int32_t k = 0; k < m; ++k) pairs[k] = {new_of[l.col[s + k]], l.val[s + k]};
-        std::sort(pairs.begin(), pairs.end());
-        for (int32_t k = 0; k < m; ++k) c[k] = pairs[k].first, v[k] = pairs[k].second;
-      }
-      for (int32_t k = 0; k < (m > 32 ? 0 : m); ++k) {  // insertion sort: rows are short
-        const int32_t cc = new_of[l.col[s + k]];
-        const double vv = l.val[s + k];
-        int32_t j = k;
-        for (; j > 0 && c[j - 1] > cc; --j) c[j] = c[j - 1], v[j] = v[j - 1];
-        c[j] = cc;
-        v[j] = vv;
-      }
-      c[m] = nw;
-      v[m] = l.val[e];
+  permuted_copy(l, new_of, threads, &r);
+  return r;
+}
+
+renumbering renumber_in_blocks(const csr& l, const std::vector<int32_t>& blocks, int threads) {
+  const int32_t n = l.n;
+  const int npes = (int)blocks.size() - 1;
+  bool ok = npes >= 1 && blocks.front() == 0 && blocks.back() == n;
+  for (int q = 0; ok && q < npes; ++q) ok = blocks[q] <= blocks[q + 1];
+  if (!ok)
+    throw input_error("renumber_in_blocks: the blocks must run from 0 to " + std::to_string(n) +
+                      " without going back (" + std::to_string(blocks.size()) + " boundaries)");
+  renumbering r;
+  std::vector<int32_t> level;
+  r.levels = row_levels(l, &level);
+  r.bounds = blocks;
+  // A stable counting sort by level inside each block.
+  std::vector<int32_t> new_of((size_t)n);
+  r.old_of.resize((size_t)n);
+  std::vector<int32_t> at((size_t)r.levels + 1);
+  for (int q = 0; q < npes; ++q) {
+    std::fill(at.begin(), at.end(), 0);
+    for (int32_t i = blocks[q]; i < blocks[q + 1]; ++i) ++at[level[i] + 1];
+    at[0] = blocks[q];
+    for (int32_t v = 0; v < r.levels; ++v) at[v + 1] += at[v];
+    for (int32_t i = blocks[q]; i < blocks[q + 1]; ++i) {
+      const int32_t nw = at[level[i]]++;
+      new_of[i] = nw;
+      r.old_of[nw] = i;
     }
-  };
-  if (threads == 1 || n < (1 << 16)) {
-    copy_rows(0, n);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back(copy_rows, (int32_t)((int64_t)n * t / threads), (int32_t)((int64_t)n * (t + 1) / threads));
-    for (auto& th : pool) th.join();
   }
+  std::vector<int32_t>().swap(level);
+  permuted_copy(l, new_of, threads, &r);
   return r;
 }
 

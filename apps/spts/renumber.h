@@ -25,6 +25,15 @@ struct renumbering {
 // threads: host threads for the permuted copy (0: std::thread::hardware_concurrency, at most 16).
 renumbering renumber_by_level(const csr& l, int npes, int threads = 0);
 
+// Each PE keeps its contiguous block of L's rows (blocks: npes + 1 boundaries in L's order, as
+// --balance makes them) and orders it by level, ascending original index within a level. Every
+// dependency of a row is then earlier in its own block or in a lower PE's: the renumbered L is lower
+// triangular at any PE count, and a chain of dependencies crosses from one PE to another at most
+// npes - 1 times. renumber_by_level splits every level over the PEs instead, so every PE has work
+// at every wide level, but on a natural-order grid the split's place moves from level to level and
+// dependencies cross back and forth on every level.
+renumbering renumber_in_blocks(const csr& l, const std::vector<int32_t>& blocks, int threads = 0);
+
 // The one-PE renumbering without the copy (the device makes it, renumber_dev.h): (*new_of)[old] is
 // the row's new index (by level, ascending original index within a level). Three sequential passes
 // over L. Returns the number of levels.

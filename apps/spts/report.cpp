@@ -28,7 +28,7 @@ const char* const vendor_label = "cusparse";
 const char* const vendor_label = "vendor";  // none on the host platform (JSON: null)
 #endif
 
-// The check's bound on max |x - x_ref| / max |x_ref| (the issue's: 1e-10 double, 1e-4 float).
+// The check's bound on max |x - x_ref| / max |x_ref| (1e-10 double, 1e-4 float).
 double tolerance(bool dbl) { return dbl ? 1e-10 : 1e-4; }
 
 const char* order_name(order o) { return o == order::random ? "random" : "natural"; }

@@ -164,7 +164,8 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   problem p = pin;
   double renumber_s = 0;
   if (renum) {  // several PEs
-    rn = renumber_by_level(*pin.l, pin.npes);
+    rn = o.renumber == renumber_kind::blocks ? renumber_in_blocks(*pin.l, pin.bounds)
+                                             : renumber_by_level(*pin.l, pin.npes);
     b_new.resize((size_t)rn.l.n);
     for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
     p.l = &rn.l;
@@ -487,7 +488,9 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
              ms(ph.order_s) + (tiles ? ", tiles " + ms(ph.tiles_s) : std::string()) + ")";
   }
   if (renum)
-    t.detail += ", renumbered by level (" + std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
+    t.detail += std::string(", renumbered by level") +
+                (o.renumber == renumber_kind::blocks && !dev_renum ? " in L's blocks" : "") + " (" +
+                std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " +
                 (dev_renum ? "prep: uploads " + ms(upload_s) + " ms, analysis on the " + (on_device ? "device " : "host ") +
                                  ms(analysis_s) + " ms" + phases + ", permuted copy on the device " + ms(copy_s) +

@@ -51,6 +51,11 @@ foreach(g ${spts_kinds})
     spts_test(single.renumber-none.${kind}.${ord}.np1 1 p2p --variant single --renumber none --gen ${g} --order ${ord})
   endforeach()
   spts_test(gio.renumber.signal.${kind}.np3 3 p2p --variant gio --renumber level --exchange signal --gen ${g})
+  # Each PE's block of L's rows by level (--renumber blocks), by rows and by nonzeros, at 2 to 4 PEs.
+  spts_test(gio.renumber-blocks.${kind}.natural.np2 2 p2p --variant gio --renumber blocks --gen ${g})
+  spts_test(gio.renumber-blocks.nnz.${kind}.random.np3 3 p2p --variant gio --renumber blocks --balance nnz
+            --type float --gen ${g} --order random)
+  spts_test(gio.renumber-blocks.gda.${kind}.natural.np4 4 gda --variant gio --renumber blocks --gen ${g})
   spts_test(gio.renumber.queue.gda.float.${kind}.np2 2 gda --variant gio --renumber level --exchange queue
             --type float --gen ${g})
 endforeach()

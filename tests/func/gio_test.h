@@ -8,6 +8,7 @@
 #include <cfloat>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #define HIP_OK(call)                                                        \
@@ -120,6 +121,23 @@ inline bool pes_share_gpu() {
   if (hipGetDeviceCount(&gpus) != hipSuccess) return false;
   const int pes = g_pes_on_machine > 0 ? g_pes_on_machine : shmem_team_n_pes(SHMEM_TEAM_SHARED);
   return pes > gpus;
+#endif
+}
+
+// Whether a peer of this PE is reached through the proxy on a GPU platform. The proxy's one CPU
+// thread serves every command, each a copy into or out of GPU memory there, so the tests whose cost
+// is hundreds of thousands of commands from many work-groups at once run the fewer of
+// pes_share_gpu() over it too: on 2 H200 (one PE each), func.test_signal.proxy_tcp.np2's FenceFlag
+// ring (64 work-groups x 200 rounds, 32 of them with every thread putting) had not finished after
+// 466 s, func.test_stress.proxy_staged.np2 (64 x 100000) after 352 s. Always false on the host
+// platform, whose sizes are set for the emulator.
+inline bool proxy_on_gpu() {
+#if defined(GIO_PLATFORM_HOST)
+  return false;
+#else
+  for (int pe = 0; pe < shmem_n_pes(); ++pe)
+    if (pe != shmem_my_pe() && std::string(shmemx_transport_name(pe)) == "proxy") return true;
+  return false;
 #endif
 }
 

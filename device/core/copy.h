@@ -75,13 +75,17 @@ GIO_DEVICE_INLINE void copy_words(uint8_t* d, const uint8_t* s, size_t n, unsign
   // made 128 bytes (8 words, no full batch of 16) slower than 256. Lanes of a group share the
   // tail, so they keep the plain loop: the unrolled guarded batch in the work-group put made the
   // Jacobi2D persistent kernel 7 % slower on one H200, puts or not (jacobi2d --variant gio, apps/jacobi2d/scaling.sh).
+  // A word past the end is zero, not left undefined (as lane_words below): undefined, it could
+  // carry over from the previous copy to the store of this one as far as ptxas could tell, so in
+  // a loop of thread puts each of the batch's words of each width lived across the calls, in local
+  // memory, read and written back around the tail (gio-bench's callcost kernel at thread scope ran
+  // at 255 registers with an 848-byte frame; tests/sass/check_thread_put.py, k_thread_put_loop).
   if (!TailBatch) {
     for (; i < words; i += lanes) dw[i] = sw[i];
   } else if (i < words) {
     typename W::type v[B];
     GIO_UNROLL
-    for (unsigned k = 0; k < B; ++k)
-      if (i + k * lanes < words) v[k] = sw[i + k * lanes];
+    for (unsigned k = 0; k < B; ++k) v[k] = i + k * lanes < words ? sw[i + k * lanes] : typename W::type();
     GIO_UNROLL
     for (unsigned k = 0; k < B; ++k)
       if (i + k * lanes < words) dw[i + k * lanes] = v[k];

@@ -138,11 +138,15 @@ GIO_DEVICE_NOINLINE void put_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 // transport and the peer's mapping are read, so those constant loads overlap the loads' latency
 // (a non-p2p peer then takes the call, the loaded words unused). A thread-scope put inlines its own
 // small copy the same way (copy_thread_small) where the platform takes it (plat::thread_put_inline:
-// cuda and host, not hip) and calls the switch for everything else, as the cooperative scopes do.
-// With the switch inline (the larger copies' 16-word batches, the bulk-copy path), gio-bench's
-// callcost kernel ran at 255 registers and its loop of thread puts held 172 local-memory loads and
-// stores; with the call, 11 (sm_90, nvcc 13; tests/sass/check_thread_put.py keeps the small form
-// inline and allows only that call).
+// cuda and host, not hip), and its general p2p copy too (p2p::put: the 16-word batches, the
+// bulk-copy path); only a put that is not p2p or fails a check takes the call (put_out). One thread
+// runs every instruction of its put back to back with nothing to hide their latency, so the p2p
+// copy behind two calls (put_out, then the switch, which read the peer's state again) cost a put of
+// 256 B to 4 KiB about 700 cycles more than inline (gio-bench callcost --scope thread, on an H200).
+// The call saved the caller no registers: ptxas gives a callee registers of its own on top of its
+// caller's (copy.h, copy_stage). tests/sass/check_thread_put.py: a loop of such puts holds the
+// copy's 16-word batch, calls out only for the other transports and the reports, and reads no
+// local memory.
 static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into the state's tables");
 
 // A team context's put (ctx_in_team) takes the call (put_team), which translates the PE and comes
@@ -189,15 +193,19 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     // what lives across them on the stack: gio-bench callcost's loop of thread puts read local
     // memory 6 times on the way to an 8-byte copy, each read ahead of a branch. With `ok` folded
     // into every word's predicate instead of a branch, the loop-invariant predicates outgrew the
-    // registers and spilled the same way. tests/sass/check_thread_put.py: one call and no local
-    // memory read in such a loop (k_thread_put_loop).
+    // registers and spilled the same way. A larger p2p put that passed the checks copies inline
+    // too (see above). tests/sass/check_thread_put.py: one call and no local memory read in such a
+    // loop (k_thread_put_loop).
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
     uint8_t* const mapped = p2p::remote_global(st, dst, at);
     const bool ok = small_put_ok<WorldPe>(st, ctx, dst, n, pe, st.peer_transport[at] == GIO_TRANSPORT_P2P);
-    if (ok && n <= kThreadInlineMax &&
-        copy_thread_small<false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, true))
-      return;
+    if (ok) {
+      if (n <= kThreadInlineMax &&
+          copy_thread_small<false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, true))
+        return;
+      return p2p::put<S>(st, mapped, src, n);
+    }
     put_out<S, WorldPe>(rt, ctx, dst, src, n, pe, nbi, ok);
   } else if constexpr (S::one_lane) {
     // The platform keeps a thread's put to the switch (plat::thread_put_inline).
@@ -231,8 +239,8 @@ GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, co
 // A put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the checks in
 // the routine's order, with their reports, then the transport switch. A put that passed them all
 // (ok: a p2p peer of the world, the heap, a context slot; only too large for the inline copy) goes
-// straight to the switch, without reading the state for the checks again (a thread's put of more
-// than 128 bytes, a scope's of more than its inline words: apps/bench/gpu/run-gpu-smallput.sh).
+// straight to the switch, without reading the state for the checks again (a scope's put of more
+// than its inline words: apps/bench/gpu/run-gpu-smallput.sh; a thread's copies inline, see put).
 template <typename S, bool WorldPe>
 GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi,
                                  bool ok) {

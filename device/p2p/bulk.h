@@ -115,11 +115,12 @@ GIO_DEVICE_INLINE void bulk_copy(bulk_stage* st, uint8_t* d, const uint8_t* s, s
               : "memory");
           return done != 0;
         },
-        [&](unsigned long long ms) {
+        // The report captures values: captured by reference, the chunk counter and the
+        // addresses lived in local memory, stored and read back on every chunk of every copy.
+        [bytes = len(c), from = (const void*)(s + c * half)](unsigned long long ms) {
           GIO_DEV_PRINT("GIO timeout: p2p bulk copy on PE %d (work-group %u, thread %u) waited %llu ms for "
                         "%u bytes from %p\n",
-                        GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, len(c),
-                        (const void*)(s + c * half));
+                        GIO_DSTATE.my_pe, plat::wg_id(), plat::wg_thread(), ms, bytes, from);
         });
     parity ^= 1u << h;
     asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"

@@ -11,11 +11,15 @@ In each kernel that puts a constant 8, 16, 32, 64 or 128 bytes from one thread:
     its n / w stores.
 The kernel of a run-time size (gio-bench callcost's form) must hold the 128-byte form (8 loads of
 16 bytes, then 8 stores) and no other call than those and the general path's (put_out: the
-checks with their reports and the switch, for more than 128 bytes or any failed check); local
+checks with their reports and the switch, for a peer that is not p2p or any failed check); local
 memory is not checked there. A loop of such puts (k_thread_put_loop) must make one call at most
-and read nothing from local memory inside the loop (dispatch.h put says why).
+besides the reports and the memmove form, read nothing from local memory inside the loop, and hold
+the general p2p copy inline: a straight run of 16 loads of 16 bytes before their 16 stores (the
+lone thread's batch, device/core/copy.h copy_words) and the bulk-copy engine's copy (UBLKCP); behind
+a call, a p2p put of 256 B to 4 KiB cost about 700 cycles more (dispatch.h put says why).
 Before any of it, the check must refuse thread_put.cu's three k_refuse_* kernels (a copy by a call,
-by a loop, through local memory), so a check that no longer can fail fails.
+by a loop, through local memory) and its three k_refuse_loop_* loops (the copy by a call, a second
+call, a local-memory read), each for its reason, so a check that no longer can fail fails.
 Out of line or in a loop, 32-128 B thread puts cost 837-843 cycles against 437-751 for NVSHMEM's on
 an H200 (gio-bench callcost --scope thread, apps/bench/gpu/run-gpu-smallput.sh).
 
@@ -37,10 +41,12 @@ CALL = re.compile(r"\bCALL\.\S+\s+`\((\S+)\)")
 # post is out of line (dispatch.h put_switch), and the memmove forms of a put whose source overlaps
 # its destination on this PE (move_here for gda and the proxy, p2p's copy_overlapping), which only
 # the general path past the small form reaches (the small form loads everything before it stores).
-# The general switch (put_switch_out) takes what the small form does not: more than 128 bytes, or
-# a peer that is not p2p; only a run-time size reaches it.
+# The general path (put_out: the checks with their reports, then the switch) takes what no inline
+# copy does: a peer that is not p2p, or a failed check; only a run-time size reaches it.
 ALLOWED_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|3gda3put|5proxy3put|9move_here|16copy_overlapping|"
-                          r"14put_switch_out|7put_out)")
+                          r"7put_out)")
+# Calls off a loop's way: the reports of a failure and the memmove of an overlapping put.
+COLD_CALL = re.compile(r"(fail_|check_pe_slow|no_transport|16copy_overlapping)")
 # Instructions that end a straight run (a branch only where it is unconditional or goes back: ptxas
 # may turn the predicate of the last store into a forward branch over it).
 CUT = re.compile(r"^(@!?U?P\w+\s+)?(BRX|JMP|CALL|RET|EXIT|BSSY|BSYNC|BREAK|WARPSYNC|BAR)\b")
@@ -105,19 +111,24 @@ def check(body, n, frame=True):
 
 
 def check_loop(body):
-    """What a loop of run-time-size thread puts must not hold: more than one call, or a load from
-    local memory (what lives across a call and does not fit the registers the callee leaves is kept
-    on the stack, and read back on every call). [] when clean."""
+    """What a loop of run-time-size thread puts must not hold, or must: more than one call besides
+    the cold ones (COLD_CALL), a load from local memory (what lives across a call and does not fit
+    the registers the callee leaves is kept on the stack, and read back on every call), and the
+    general p2p copy inline (its 16-word batch and the bulk-copy engine's copy). [] when clean."""
     regions = loops(body)
     if not regions:
         return ["no loop found"]
     bad = []
     for a, b in regions:
         texts = [instruction(line) for line in body[a:b + 1]]
-        calls = [t for t in texts if CALL.search(t)]
+        calls = [t for t in texts if CALL.search(t) and not COLD_CALL.search(CALL.search(t).group(1))]
         if len(calls) > 1:
             bad.append("%d calls in the loop (one allowed): %s" % (len(calls), "; ".join(calls)))
         bad += ["local memory read in the loop: " + t for t in texts if LOCAL_LOAD.match(t)]
+    if not any(has_form(body[a:b + 1], 16, 16) for a, b in regions):
+        bad.append("general copy not inline: no straight run of 16 16-byte loads before their 16 stores in the loop")
+    if not any(re.match(r"^(@!?U?P\w+\s+)?UBLKCP", instruction(line)) for a, b in regions for line in body[a:b + 1]):
+        bad.append("bulk copy not inline: no UBLKCP in the loop")
     return bad
 
 
@@ -135,20 +146,28 @@ def main():
 
     # The self-test: each refused kernel moves 64 bytes in a form the check must reject.
     for name in ("k_refuse_call", "k_refuse_loop", "k_refuse_stack"):
-        if not check(body(r"_Z\d+%s\w*" % name), 64):
+        if not check(body(r"_Z%d%s\w*" % (len(name), name)), 64):
             sys.exit("check_thread_put: the check passed %s, whose copy is not inline: it cannot fail" % name)
+    # ... and each refused loop for its own reason.
+    for name, reason in (("k_refuse_loop_out", "general copy not inline"), ("k_refuse_loop_calls", "calls in the loop"),
+                         ("k_refuse_loop_stack", "local memory read")):
+        found = check_loop(body(r"_Z%d%s\w*" % (len(name), name)))
+        if not any(reason in b for b in found):
+            sys.exit("check_thread_put: the loop check did not refuse %s for '%s' (it said: %s): it cannot fail"
+                     % (name, reason, "; ".join(found) or "nothing"))
     bad = []
     for n in (8, 16, 32, 64, 128):
         bad += ["k_thread_put<%d>: %s" % (n, b) for b in check(body(r"_Z12k_thread_putILi%dEEvPcPKci" % n), n)]
     bad += ["k_thread_put_var: " + b for b in check(body(r"_Z\d+k_thread_put_var\w*"), 128, frame=False)]
     bad += ["k_thread_put_loop: " + b for b in check_loop(body(r"_Z\d+k_thread_put_loop\w*"))]
     if bad:
-        print("check_thread_put FAILED: a thread-scope put of 8..128 bytes is not in its inline form:")
+        print("check_thread_put FAILED: a thread-scope put is not in its inline form:")
         for b in bad:
             print("  " + b)
         sys.exit(1)
     print("check_thread_put: thread puts of 8..128 B (constant and run-time sizes) inline, no frame, no call; "
-          "a loop of them one call and no local-memory read; the 3 refused forms refused")
+          "a loop of them one call, no local-memory read and the general p2p copy inline; "
+          "the 3 refused forms and the 3 refused loops refused")
 
 
 if __name__ == "__main__":

@@ -31,9 +31,38 @@ __global__ void k_refuse_stack(char* d, const char* s, int k) {
 }
 
 // A loop of run-time-size puts with a value live across it (a timer's start, as gio-bench callcost
-// keeps): the loop must call out at one place only and read nothing back from local memory.
+// keeps): the loop must call out at one place only, read nothing back from local memory and hold
+// the general p2p copy (its 16-word batch, the bulk-copy path) inline.
 __global__ void k_thread_put_loop(char* d, const char* s, size_t n, int pe, int iters, long long* t) {
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) shmem_putmem_nbi(d, s, n, pe);
   *t = clock64() - t0;
+}
+
+// Loops the loop check must refuse (its self-test), each for one reason.
+// Refused: the copy by a call (no inline 16-word batch).
+__global__ void k_refuse_loop_out(char* d, const char* s, size_t n, int iters, long long* t) {
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) gio::dev::copy_stage((uint8_t*)d, (const uint8_t*)s, n);
+  *t = clock64() - t0;
+}
+// Refused: a second call on the way.
+__global__ void k_refuse_loop_calls(char* d, const char* s, size_t n, int pe, int iters, long long* t) {
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    shmem_putmem_nbi(d, s, n, pe);
+    gio::dev::copy_stage((uint8_t*)d + n, (const uint8_t*)s, 8);
+  }
+  *t = clock64() - t0;
+}
+// Refused: a read of local memory (an array indexed at run time).
+__global__ void k_refuse_loop_stack(char* d, const char* s, size_t n, int pe, int iters, long long* t) {
+  unsigned long long stage[16];
+  for (int k = 0; k < 16; ++k) stage[k] = ((const unsigned long long*)s)[k];
+  long long sum = 0;
+  for (int i = 0; i < iters; ++i) {
+    shmem_putmem_nbi(d, s, n, pe);
+    sum += (long long)stage[i & 15];
+  }
+  *t = sum;
 }

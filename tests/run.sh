@@ -193,10 +193,11 @@ driver() { cd build && GIO_DRIVER_REQUIRED=1 ctest -L driver --output-on-failure
 # Under TSan that is every thread GIO has: the emulator's work-group threads and their fibers, the
 # softnic thread against device fibers (doorbell records, CQ polling) and the host's drain, host
 # threads (test_host_threads), and a PE's operations on itself. It fits the TSan step's share of
-# CI (about 10 minutes on 2 cores; measured on a shared 2-core machine: build 118 s at -j1, tests
-# 186-342 s): test_rma moves at most 64 KiB + 1 there (tests/func/gio_test.h), the rest runs as
-# in the plain suite. TSan cannot see across processes: a PE's heap written by
-# another PE's softnic or kernel is not checked.
+# CI (about 10 minutes on 2 cores; on a 2-core machine: build 118 s with JOBS=1 on a shared one,
+# tests 257 s (tsan_run) on an idle one): test_rma moves at most 64 KiB + 1 there
+# (tests/func/gio_test.h) and test_signal's rings make 25 round trips a work-group
+# (tests/func/CMakeLists.txt, GIO_SAN_ARGS_test_signal); the rest runs as in the plain suite. TSan
+# cannot see across processes: a PE's heap written by another PE's softnic or kernel is not checked.
 # Under ASan also the proxy over shm at 2 PEs (not test_signal: 52 s there), whose thread serves
 # peers' requests and copies staged chunks. Not under TSan: a peer's request reaches the proxy
 # thread through another process, so TSan sees no order between, say, shmem_calloc's zeroing by

@@ -18,6 +18,13 @@ elseif(GIO_PLATFORM STREQUAL "hip")
   foreach(arch ${GIO_HIP_ARCHS})
     list(APPEND GIO_HIP_FLAGS "--offload-arch=${arch}")
   endforeach()
+  # GIO's files without kernels compile as C++, as the C++ compiler builds them on cuda: hipcc takes
+  # every .cpp for HIP (HIP_COMPILE_CXX_AS_HIP), a device pass per file that yields no code. The
+  # "-x hip" of gio_kernel_sources comes after this on the command line, and the last -x wins.
+  # ROCm's headers name the platform themselves only in HIP mode (hip/hip_common.h); a C++ file
+  # that includes them (through shmem.h) names it here.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-xc++>)
+  add_compile_definitions($<$<COMPILE_LANGUAGE:CXX>:__HIP_PLATFORM_AMD__>)
   set(GIO_PLATFORM_LIBS "")
 elseif(GIO_PLATFORM STREQUAL "host")
   find_package(Boost REQUIRED COMPONENTS context)

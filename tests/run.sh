@@ -155,7 +155,7 @@ bg_collect() {  # bg_collect [NAME]: the queue's steps up to NAME (all of them w
 # (-g1: reports keep file:line), half the compile of -O2 -g (test_amo.cpp under ASan+UBSan: 31 s
 # against 71 s); the cuda build, which only proves that everything compiles, at -O0 on host and
 # nvcc's --Ofast-compile=max on device (the GPU machine builds with the default RelWithDebInfo); hip
-# keeps RelWithDebInfo (its comment below says why). A user's build keeps RelWithDebInfo
+# at -O2 without -g (its comment below says why not -O0). A user's build keeps RelWithDebInfo
 # (CMakeLists.txt). ptxas is most of the cuda build: test_coll_device.cpp took 351 s at
 # -Xcicc=-O0 -Xptxas=-O0 (325 s of it ptxas, 6.8 GB), over 10 minutes at nvcc's default device
 # optimization, and 25 s at --Ofast-compile=max, which still runs cicc and ptxas over every kernel.
@@ -165,6 +165,7 @@ opt() {  # opt <flags for C, C++ (and CUDA)>
 mapfile -t suite_opt < <(opt -O2)
 mapfile -t san_opt < <(opt "-O1 -g1")
 mapfile -t check_opt < <(opt -O0)
+mapfile -t hip_opt < <(opt -O2)
 
 host_build() {
   cmake -S . -B build -G Ninja -DGIO_PLATFORM=host "${suite_opt[@]}" >/dev/null
@@ -192,10 +193,11 @@ driver() { cd build && GIO_DRIVER_REQUIRED=1 ctest -L driver --output-on-failure
 # Under TSan that is every thread GIO has: the emulator's work-group threads and their fibers, the
 # softnic thread against device fibers (doorbell records, CQ polling) and the host's drain, host
 # threads (test_host_threads), and a PE's operations on itself. It fits the TSan step's share of
-# CI (about 10 minutes on 2 cores; measured on a shared 2-core machine: build 118 s at -j1, tests
-# 186-342 s): test_rma moves at most 64 KiB + 1 there (tests/func/gio_test.h), the rest runs as
-# in the plain suite. TSan cannot see across processes: a PE's heap written by
-# another PE's softnic or kernel is not checked.
+# CI (about 10 minutes on 2 cores; on a 2-core machine: build 118 s with JOBS=1 on a shared one,
+# tests 257 s (tsan_run) on an idle one): test_rma moves at most 64 KiB + 1 there
+# (tests/func/gio_test.h) and test_signal's rings make 25 round trips a work-group
+# (tests/func/CMakeLists.txt, GIO_SAN_ARGS_test_signal); the rest runs as in the plain suite. TSan
+# cannot see across processes: a PE's heap written by another PE's softnic or kernel is not checked.
 # Under ASan also the proxy over shm at 2 PEs (not test_signal: 52 s there), whose thread serves
 # peers' requests and copies staged chunks. Not under TSan: a peer's request reaches the proxy
 # thread through another process, so TSan sees no order between, say, shmem_calloc's zeroing by
@@ -273,14 +275,16 @@ cuda_steps() {
   fi
 }
 
-# hip: everything for gfx90a at the default RelWithDebInfo (-O2 -g). Debian's clang 15 AMDGPU
-# backend fails on test_local_buffers.cpp without -g ("unhandled SGPR spill to memory" at -O1 and
-# -O2) and at -O0 on put_latency.cpp ("Cannot scavenge register without an emergency spill slot").
+# hip: everything for gfx90a at -O2 without -g. The whole build took 964 CPU-s against 1205 at the
+# default RelWithDebInfo (-O2 -g) as HIP throughout (`/usr/bin/time ninja -C build-hip -j1` on a
+# 2-core machine, user + sys); the files without kernels, C++ there (cmake/GIOPlatform.cmake), 160 s
+# of it against 269 s (their edges in build-hip/.ninja_log). Not at -O0: Debian's clang 15 AMDGPU
+# backend fails there on put_latency.cpp ("Cannot scavenge register without an emergency spill slot").
 # Then the kernels that reach every part of the device API (RMA, atomics, signals, collectives, the
 # apps' kernels and the AMD builtins of platform.h and spts) again for gfx940. Both archs for every file doubled the device passes
 # (put_latency.cpp: 23 s against 13 s), and no GIO source branches on the arch.
 hip_build() {
-  CXX=hipcc cmake -S . -B build-hip -G Ninja -DGIO_PLATFORM=hip -DGIO_HIP_ARCHS=gfx90a -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  CXX=hipcc cmake -S . -B build-hip -G Ninja -DGIO_PLATFORM=hip -DGIO_HIP_ARCHS=gfx90a "${hip_opt[@]}" >/dev/null
   # hipcc asks rocm_agent_enumerator for the GPUs of this machine (none: a traceback per plain C++
   # file) unless the targets are named.
   HCC_AMDGPU_TARGET=gfx90a ninja -C build-hip -j "$jobs"
@@ -299,9 +303,10 @@ gfx940() {  # gfx940 <object>: ninja's gfx90a compile of that object, again for 
 }
 hip_gfx940() {
   mkdir -p build-hip/gfx940
-  # $jobs compiles at a time, each one clang process (one by one on 2 cores the six took 250-313 s,
-  # test_coll_device.cpp 114 s and test_rma.cpp 97 s of it; test_coll_device's collectives by scope
-  # are in its coll_device_jobs_*.cpp); every one's exit status is checked.
+  # $jobs compiles at a time, each one clang process (one by one, `/usr/bin/time` of each command,
+  # the nine took 169 CPU-s, 195 with -g: test_rma.cpp 50 s, coll_device_jobs_thread.cpp 25 s;
+  # test_coll_device's collectives by scope are in its coll_device_jobs_*.cpp); every one's exit
+  # status is checked.
   local running=0 failed=0 obj
   for obj in tests/func/CMakeFiles/test_rma.dir/test_rma.cpp.o tests/func/CMakeFiles/test_amo.dir/test_amo.cpp.o \
              tests/func/CMakeFiles/test_signal.dir/test_signal.cpp.o \

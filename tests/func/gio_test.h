@@ -93,6 +93,14 @@ inline long double ld_value(int pe, size_t k) { return 1.0L + (long double)(pe *
 inline bool ld_beyond_double() { return (long double)(double)ld_value(0, 0) != ld_value(0, 0); }
 
 // Wait for the launched kernels and check they succeeded.
+// The value of --<name>=N on the test's command line (ctest passes a run's sizes so), else `dflt`.
+inline unsigned long flag_value(const std::string& name, unsigned long dflt) {
+  const std::string key = "--" + name + "=";
+  for (const std::string& a : ::testing::internal::GetArgvs())
+    if (a.rfind(key, 0) == 0) dflt = std::stoul(a.substr(key.size()));
+  return dflt;
+}
+
 inline ::testing::AssertionResult synced() {
   hipError_t e = hipDeviceSynchronize();
   if (e == hipSuccess) e = hipGetLastError();

@@ -16,22 +16,15 @@
 using namespace giotest;
 
 namespace {
-// The value of --<name>=N on the command line, else `dflt`.
-unsigned long arg(const std::string& name, unsigned long dflt) {
-  const std::string key = "--" + name + "=";
-  for (const std::string& a : ::testing::internal::GetArgvs())
-    if (a.rfind(key, 0) == 0) dflt = std::stoul(a.substr(key.size()));
-  return dflt;
-}
 bool few() { return pes_share_gpu() || proxy_on_gpu(); }
 unsigned long ops_per_wg() {
 #if defined(GIO_PLATFORM_HOST)
-  return arg("gio_stress_ops", 2000);
+  return flag_value("gio_stress_ops", 2000);
 #else
-  return arg("gio_stress_ops", few() ? 2000 : 100000);
+  return flag_value("gio_stress_ops", few() ? 2000 : 100000);
 #endif
 }
-unsigned long work_groups() { return arg("gio_stress_wgs", few() ? 16 : 64); }
+unsigned long work_groups() { return flag_value("gio_stress_wgs", few() ? 16 : 64); }
 // An atomic add every add_every() operations.
 unsigned add_every() { return few() ? 64 : 8; }
 

@@ -323,9 +323,10 @@ DEV_SCAN(complexd, std::complex<double>)
 DEV_SCAN(char, char)
 #undef DEV_SCAN
 
-// One work-group per PE; thread scope: thread 0 calls; wave scope: the first wave calls.
+// One work-group per PE; thread scope: thread 0 calls; wave scope: the first wave calls. Counts a
+// call that returned non-zero in rc.
 template <int Scope, typename T>
-__global__ void scan_kernel(bool inclusive, shmem_team_t team, T* d, const T* s, size_t n, int* rc) {
+__device__ void scan_by_scope(bool inclusive, shmem_team_t team, T* d, const T* s, size_t n, int* rc) {
   int r = 0;
   if (Scope == WG) {
     r = dev_scan<WG, T>(inclusive, team, d, s, n);
@@ -335,6 +336,10 @@ __global__ void scan_kernel(bool inclusive, shmem_team_t team, T* d, const T* s,
     r = dev_scan<THREAD, T>(inclusive, team, d, s, n);
   }
   if (r != 0) atomicAdd(rc, 1);
+}
+template <int Scope, typename T>
+__global__ void scan_kernel(bool inclusive, shmem_team_t team, T* d, const T* s, size_t n, int* rc) {
+  scan_by_scope<Scope, T>(inclusive, team, d, s, n, rc);
 }
 
 __global__ void pe_quiet_kernel(uint8_t* dst, const uint8_t* src, size_t n, int pe, uint64_t* sig) {
@@ -356,16 +361,7 @@ __global__ void scans_kernel(shmem_team_t team, T* d, T* s, size_t n, int* rc) {
   for (int v = 0; v < 4; ++v) {
     const bool inclusive = v / 2, in_place = v % 2;
     T* src = s + v * n;
-    T* out = in_place ? src : d + v * n;
-    int r = 0;
-    if (Scope == WG) {
-      r = dev_scan<WG, T>(inclusive, team, out, src, n);
-    } else if (Scope == WAVE) {
-      if (threadIdx.x < (unsigned)warpSize) r = dev_scan<WAVE, T>(inclusive, team, out, src, n);
-    } else if (threadIdx.x == 0) {
-      r = dev_scan<THREAD, T>(inclusive, team, out, src, n);
-    }
-    if (r != 0) atomicAdd(rc, 1);
+    scan_by_scope<Scope, T>(inclusive, team, in_place ? src : d + v * n, src, n, rc);
   }
 }
 

@@ -222,104 +222,106 @@ TEST(Reorder, IsASymmetricPermutation) {
   EXPECT_GT(moved, 0);
 }
 
-// renumber_by_level: the same matrix under the permutation; every row's off-diagonals ascending
-// with the diagonal last; each PE's own dependencies before the row in its block; at one PE lower
-// triangular with levels ascending; every level of at least npes rows split over all PEs.
-TEST(Renumber, LevelOrderSplitOverPes) {
+// The renumbering tests' cases: every kind in both orders, split over 1 to 4 PEs; fn(l, an, npes).
+template <typename Fn>
+void each_renumber_case(Fn fn) {
   for (const char* spec : {"grid2d:n=9", "grid3d:n=5", "road:rows=300", "rmat:scale=7", "banded:n=40,band=3"})
     for (order o : {order::natural, order::random})
       for (int npes : {1, 2, 3, 4}) {
         SCOPED_TRACE(std::string(spec) + " npes " + std::to_string(npes) + (o == order::random ? " random" : ""));
         const csr l = gen(spec, o);
-        const analysis an = analyze(l);
-        const renumbering r = renumber_by_level(l, npes, 2);
-        ASSERT_EQ(r.levels, an.levels);
-        ASSERT_EQ((int)r.bounds.size(), npes + 1);
-        ASSERT_EQ(r.bounds[0], 0);
-        ASSERT_EQ(r.bounds[npes], l.n);
-        std::vector<int32_t> new_of(l.n, -1);
-        for (int32_t nw = 0; nw < l.n; ++nw) {
-          ASSERT_EQ(new_of[r.old_of[nw]], -1) << "not a permutation";
-          new_of[r.old_of[nw]] = nw;
-        }
-        auto a = dense(l);
-        ASSERT_EQ(r.l.nnz(), l.nnz());
-        std::vector<std::vector<int>> at_level(an.levels, std::vector<int>(npes, 0));
-        for (int q = 0; q < npes; ++q)
-          for (int32_t nw = r.bounds[q]; nw < r.bounds[q + 1]; ++nw) {
-            const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
-            ++at_level[an.level[old]][q];
-            ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
-            ASSERT_EQ(r.l.val[e], a[old][old]);
-            for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
-              const int32_t c = r.l.col[k];
-              if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], c) << "columns ascending";
-              ASSERT_EQ(r.l.val[k], a[old][r.old_of[c]]);
-              ASSERT_LT(an.level[r.old_of[c]], an.level[old]);
-              if (c >= r.bounds[q] && c < r.bounds[q + 1]) ASSERT_LT(c, nw) << "own dependency after the row";
-              if (npes == 1) ASSERT_LT(c, nw);
-            }
-          }
-        for (int32_t v = 0; v < an.levels; ++v) {
-          int w = 0;
-          for (int q = 0; q < npes; ++q) w += at_level[v][q];
-          if (w >= npes)
-            for (int q = 0; q < npes; ++q) EXPECT_GE(at_level[v][q], w / npes) << "level " << v << " PE " << q;
-        }
-        // Narrow levels (a chain) are shared out in runs: every PE has rows.
-        for (int q = 0; q < npes; ++q) EXPECT_GT(r.bounds[q + 1] - r.bounds[q], 0) << "PE " << q;
-        // level_order (the device copy's order) is the one-PE renumbering's.
-        if (npes == 1) {
-          std::vector<int32_t> new_of_1;
-          EXPECT_EQ(level_order(l, &new_of_1), an.levels);
-          EXPECT_EQ(new_of_1, new_of);
-        }
-        // At one PE, levels ascend with the new index.
-        if (npes == 1)
-          for (int32_t nw = 1; nw < l.n; ++nw)
-            ASSERT_LE(an.level[r.old_of[nw - 1]], an.level[r.old_of[nw]]);
+        fn(l, analyze(l), npes);
+        if (::testing::Test::HasFatalFailure()) return;
       }
+}
+
+// renumber_by_level: the same matrix under the permutation; every row's off-diagonals ascending
+// with the diagonal last; each PE's own dependencies before the row in its block; at one PE lower
+// triangular with levels ascending; every level of at least npes rows split over all PEs.
+TEST(Renumber, LevelOrderSplitOverPes) {
+  each_renumber_case([](const csr& l, const analysis& an, int npes) {
+    const renumbering r = renumber_by_level(l, npes, 2);
+    ASSERT_EQ(r.levels, an.levels);
+    ASSERT_EQ((int)r.bounds.size(), npes + 1);
+    ASSERT_EQ(r.bounds[0], 0);
+    ASSERT_EQ(r.bounds[npes], l.n);
+    std::vector<int32_t> new_of(l.n, -1);
+    for (int32_t nw = 0; nw < l.n; ++nw) {
+      ASSERT_EQ(new_of[r.old_of[nw]], -1) << "not a permutation";
+      new_of[r.old_of[nw]] = nw;
+    }
+    auto a = dense(l);
+    ASSERT_EQ(r.l.nnz(), l.nnz());
+    std::vector<std::vector<int>> at_level(an.levels, std::vector<int>(npes, 0));
+    for (int q = 0; q < npes; ++q)
+      for (int32_t nw = r.bounds[q]; nw < r.bounds[q + 1]; ++nw) {
+        const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
+        ++at_level[an.level[old]][q];
+        ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
+        ASSERT_EQ(r.l.val[e], a[old][old]);
+        for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
+          const int32_t c = r.l.col[k];
+          if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], c) << "columns ascending";
+          ASSERT_EQ(r.l.val[k], a[old][r.old_of[c]]);
+          ASSERT_LT(an.level[r.old_of[c]], an.level[old]);
+          if (c >= r.bounds[q] && c < r.bounds[q + 1]) ASSERT_LT(c, nw) << "own dependency after the row";
+          if (npes == 1) ASSERT_LT(c, nw);
+        }
+      }
+    for (int32_t v = 0; v < an.levels; ++v) {
+      int w = 0;
+      for (int q = 0; q < npes; ++q) w += at_level[v][q];
+      if (w >= npes)
+        for (int q = 0; q < npes; ++q) EXPECT_GE(at_level[v][q], w / npes) << "level " << v << " PE " << q;
+    }
+    // Narrow levels (a chain) are shared out in runs: every PE has rows.
+    for (int q = 0; q < npes; ++q) EXPECT_GT(r.bounds[q + 1] - r.bounds[q], 0) << "PE " << q;
+    // level_order (the device copy's order) is the one-PE renumbering's.
+    if (npes == 1) {
+      std::vector<int32_t> new_of_1;
+      EXPECT_EQ(level_order(l, &new_of_1), an.levels);
+      EXPECT_EQ(new_of_1, new_of);
+    }
+    // At one PE, levels ascend with the new index.
+    if (npes == 1)
+      for (int32_t nw = 1; nw < l.n; ++nw)
+        ASSERT_LE(an.level[r.old_of[nw - 1]], an.level[r.old_of[nw]]);
+  });
 }
 
 // renumber_in_blocks: each PE keeps its block of L's rows, ordered by level (ascending original
 // index within a level), so the renumbered L is lower triangular at every PE count; the same
 // matrix under the permutation, off-diagonals ascending, the diagonal last.
 TEST(Renumber, LevelOrderInsideEachBlock) {
-  for (const char* spec : {"grid2d:n=9", "grid3d:n=5", "road:rows=300", "rmat:scale=7", "banded:n=40,band=3"})
-    for (order o : {order::natural, order::random})
-      for (int npes : {1, 2, 3, 4}) {
-        SCOPED_TRACE(std::string(spec) + " npes " + std::to_string(npes) + (o == order::random ? " random" : ""));
-        const csr l = gen(spec, o);
-        const analysis an = analyze(l);
-        std::vector<int32_t> blocks(npes + 1);
-        for (int q = 0; q <= npes; ++q) blocks[q] = (int32_t)((int64_t)l.n * q / npes);
-        const renumbering r = renumber_in_blocks(l, blocks, 2);
-        ASSERT_EQ(r.levels, an.levels);
-        ASSERT_EQ(r.bounds, blocks);
-        auto a = dense(l);
-        ASSERT_EQ(r.l.nnz(), l.nnz());
-        std::vector<char> seen(l.n, 0);
-        for (int q = 0; q < npes; ++q)
-          for (int32_t nw = blocks[q]; nw < blocks[q + 1]; ++nw) {
-            const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
-            ASSERT_GE(old, blocks[q]) << "row left its block";
-            ASSERT_LT(old, blocks[q + 1]) << "row left its block";
-            ASSERT_FALSE(seen[old]) << "not a permutation";
-            seen[old] = 1;
-            if (nw > blocks[q]) {
-              const int32_t prev = r.old_of[nw - 1];
-              ASSERT_TRUE(an.level[prev] < an.level[old] || (an.level[prev] == an.level[old] && prev < old))
-                  << "not by level, then original index";
-            }
-            ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
-            ASSERT_EQ(r.l.val[e], a[old][old]);
-            for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
-              if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], r.l.col[k]) << "columns ascending";
-              ASSERT_LT(r.l.col[k], nw) << "not lower triangular";
-              ASSERT_EQ(r.l.val[k], a[old][r.old_of[r.l.col[k]]]);
-            }
-          }
+  each_renumber_case([](const csr& l, const analysis& an, int npes) {
+    const std::vector<int32_t> blocks = partition(l, npes, false);
+    const renumbering r = renumber_in_blocks(l, blocks, 2);
+    ASSERT_EQ(r.levels, an.levels);
+    ASSERT_EQ(r.bounds, blocks);
+    auto a = dense(l);
+    ASSERT_EQ(r.l.nnz(), l.nnz());
+    std::vector<char> seen(l.n, 0);
+    for (int q = 0; q < npes; ++q)
+      for (int32_t nw = blocks[q]; nw < blocks[q + 1]; ++nw) {
+        const int32_t old = r.old_of[nw], e = r.l.row_ptr[nw + 1] - 1;
+        ASSERT_GE(old, blocks[q]) << "row left its block";
+        ASSERT_LT(old, blocks[q + 1]) << "row left its block";
+        ASSERT_FALSE(seen[old]) << "not a permutation";
+        seen[old] = 1;
+        if (nw > blocks[q]) {
+          const int32_t prev = r.old_of[nw - 1];
+          ASSERT_TRUE(an.level[prev] < an.level[old] || (an.level[prev] == an.level[old] && prev < old))
+              << "not by level, then original index";
+        }
+        ASSERT_EQ(r.l.col[e], nw) << "diagonal last";
+        ASSERT_EQ(r.l.val[e], a[old][old]);
+        for (int32_t k = r.l.row_ptr[nw]; k < e; ++k) {
+          if (k > r.l.row_ptr[nw]) ASSERT_LT(r.l.col[k - 1], r.l.col[k]) << "columns ascending";
+          ASSERT_LT(r.l.col[k], nw) << "not lower triangular";
+          ASSERT_EQ(r.l.val[k], a[old][r.old_of[r.l.col[k]]]);
+        }
       }
+  });
   // Blocks that do not cover L's rows in order are refused.
   const csr l = gen("grid2d:n=5", order::natural);
   EXPECT_THROW(renumber_in_blocks(l, {0, 20, 10, l.n}), input_error);

@@ -8,6 +8,22 @@
 
 namespace spts {
 
+namespace {
+// level[i] = 1 + the largest level of row i's off-diagonal columns; L is lower triangular, so a
+// row's dependencies are final when the row is reached. Returns the number of levels.
+int32_t row_levels(const csr& l, std::vector<int32_t>* level) {
+  level->assign((size_t)l.n, 0);
+  int32_t top = -1;
+  for (int32_t i = 0; i < l.n; ++i) {
+    int32_t lv = 0;
+    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, (*level)[l.col[k]] + 1);
+    (*level)[i] = lv;
+    top = std::max(top, lv);
+  }
+  return top + 1;
+}
+}  // namespace
+
 tiling tile_order(const csr& l, int32_t width, int32_t depth) {
   if (width < 1 || depth < 1)
     throw input_error("tile_order: width and depth must be at least 1 (got " + std::to_string(width) + ", " +
@@ -89,14 +105,7 @@ tiling tile_order(const csr& l, int32_t width, int32_t depth) {
 int32_t level_order(const csr& l, std::vector<int32_t>* new_of) {
   const int32_t n = l.n;
   std::vector<int32_t>& level = *new_of;  // the levels first, then overwritten by the new index
-  level.assign((size_t)n, 0);
-  int32_t top = -1;
-  for (int32_t i = 0; i < n; ++i) {
-    int32_t lv = 0;
-    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, level[l.col[k]] + 1);
-    level[i] = lv;
-    top = std::max(top, lv);
-  }
+  const int32_t top = row_levels(l, &level) - 1;
   std::vector<int32_t> at((size_t)top + 2, 0);
   for (int32_t i = 0; i < n; ++i) ++at[level[i] + 1];
   for (int32_t v = 0; v <= top; ++v) at[v + 1] += at[v];
@@ -105,20 +114,6 @@ int32_t level_order(const csr& l, std::vector<int32_t>* new_of) {
 }
 
 namespace {
-// level[i] = 1 + the largest level of row i's off-diagonal columns; L is lower triangular, so a
-// row's dependencies are final when the row is reached. Returns the number of levels.
-int32_t row_levels(const csr& l, std::vector<int32_t>* level) {
-  level->assign((size_t)l.n, 0);
-  int32_t top = -1;
-  for (int32_t i = 0; i < l.n; ++i) {
-    int32_t lv = 0;
-    for (int32_t k = l.row_ptr[i]; k < l.row_ptr[i + 1] - 1; ++k) lv = std::max(lv, (*level)[l.col[k]] + 1);
-    (*level)[i] = lv;
-    top = std::max(top, lv);
-  }
-  return top + 1;
-}
-
 // The permuted copy: row nw is old row r->old_of[nw], its columns mapped through new_of and sorted,
 // the diagonal last (rows in parallel over host threads).
 void permuted_copy(const csr& l, const std::vector<int32_t>& new_of, int threads, renumbering* r) {

@@ -74,7 +74,7 @@ void print_usage(const char* prog) {
       "                    | blocks (each PE's contiguous block of L's rows, by level inside it:\n"
       "                    dependencies only from lower PEs; as level at one PE)\n"
       "                    | none (L's order, rows in contiguous blocks) | auto (default: tiles at\n"
-      "                    one PE, level on several, where L has more than 32 levels and rows\n"
+      "                    one PE, blocks on several, where L has more than 32 levels and rows\n"
       "                    are solved a thread each; else none)\n"
       "  --analysis A      one PE, renumbered: where levels, the order and tiles are found:\n"
       "                    device (default: kernels) | host (passes over L on the host, the\n"

@@ -158,14 +158,20 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   // once L is on the device (below).
   bool warp = pin.npes > 1 && use_warp(o, *pin.l);
   bool renum = pin.npes > 1 && use_renumbering(o, pin, warp);
+  // Several PEs: auto keeps each PE's block of L's rows (a chain crosses PEs at most P - 1 times,
+  // where the level split takes a hop between PEs a level on a natural-order grid). On two H200s,
+  // float, apps/spts/scaling.sh -p 2 -v gio -s "grid2d:rows=4000000@natural ..." (docs/performance.md,
+  // SpTS on two H200s): blocks 4.67 / 0.80 / 9.45 / 1.32 ms on grid2d 4M / grid3d 4M / grid2d 16M /
+  // grid3d 16M against 5.58 / 0.97 / 11.20 / 1.56 ms split by level.
+  const bool in_blocks =
+      pin.npes > 1 && (o.renumber == renumber_kind::blocks || o.renumber == renumber_kind::automatic);
   renumbering rn;
   std::vector<double> b_new;
   std::vector<int32_t> new_of;
   problem p = pin;
   double renumber_s = 0;
   if (renum) {  // several PEs
-    rn = o.renumber == renumber_kind::blocks ? renumber_in_blocks(*pin.l, pin.bounds)
-                                             : renumber_by_level(*pin.l, pin.npes);
+    rn = in_blocks ? renumber_in_blocks(*pin.l, pin.bounds) : renumber_by_level(*pin.l, pin.npes);
     b_new.resize((size_t)rn.l.n);
     for (int32_t i = 0; i < rn.l.n; ++i) b_new[i] = (*pin.b)[rn.old_of[i]];
     p.l = &rn.l;
@@ -489,7 +495,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   }
   if (renum)
     t.detail += std::string(", renumbered by level") +
-                (o.renumber == renumber_kind::blocks && !dev_renum ? " in L's blocks" : "") + " (" +
+                (in_blocks && !dev_renum ? " in L's blocks" : "") + " (" +
                 std::to_string(rn.levels) + " levels, " + std::to_string(nloc) +
                 " rows here; " +
                 (dev_renum ? "prep: uploads " + ms(upload_s) + " ms, analysis on the " + (on_device ? "device " : "host ") +

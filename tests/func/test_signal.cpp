@@ -32,9 +32,8 @@ const int kIters = 200;
 #endif
 // The many-work-group cases' work-groups and rounds (gio_test.h says why they are fewer where PEs
 // share a GPU, and over the proxy on a GPU).
-bool few() { return pes_share_gpu() || proxy_on_gpu(); }
-unsigned ring_wgs() { return few() ? 8 : kWGs; }
-int ring_iters() { return (int)flag_value("gio_ring_iters", few() ? 20 : kIters); }
+unsigned ring_wgs() { return fewer_ops() ? 8 : kWGs; }
+int ring_iters() { return (int)flag_value("gio_ring_iters", fewer_ops() ? 20 : kIters); }
 const size_t kSlice = 2048;  // room per work-group; each sends fewer bytes, from an odd offset
 
 __device__ __host__ inline size_t slice_len(unsigned b) { return 1000 + (b * 97) % 1000; }

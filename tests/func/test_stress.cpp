@@ -2,31 +2,31 @@
 // wrapping every gda send queue many times over. Nothing may be lost or reordered per target
 // address: each slot ends with the last value written to it and the atomic counter with the exact
 // number of adds. Operation count: --gio_stress_ops=N (default 2000 on the host platform);
-// work-groups: --gio_stress_wgs=N (default 64). With a GPU per PE the size is 64 x 100000
-// (apps/bench/gpu/run-gpu.sh stress runs it over gda); CI runs 8 x 70000 over gda, past every
-// queue's 16-bit index wrap, as func.test_stress.gda.full.np2 (tests/func/CMakeLists.txt says why).
+// work-groups: --gio_stress_wgs=N (default 64). With a GPU per PE over p2p or a ConnectX the size
+// is 64 x 100000 (apps/bench/gpu/run-gpu.sh stress runs it over gda, softnic included); CI runs
+// 8 x 70000 over gda, past every queue's 16-bit index wrap, as func.test_stress.gda.full.np2
+// (tests/func/CMakeLists.txt says why).
 //
 // Where PEs share a GPU (pes_share_gpu), each softnic or proxy atomic on GPU memory waits for a time
 // slice, so the defaults there are 16 work-groups x 2000 operations with an add every 64th (about 500
 // atomics a PE where 64 x 100000 made 800,000): 2031 WQEs still wrap each work-group's queue (256
-// slots by default) seven times; so they are over the proxy on a GPU (gio_test.h proxy_on_gpu). The
-// options, where given, still set the first two.
+// slots by default) seven times; so they are where a CPU thread serves the wire on a GPU (gio_test.h
+// cpu_serves_wire: the proxy, gda's softnic). The options, where given, still set the first two.
 #include "gio_test.h"
 
 using namespace giotest;
 
 namespace {
-bool few() { return pes_share_gpu() || proxy_on_gpu(); }
 unsigned long ops_per_wg() {
 #if defined(GIO_PLATFORM_HOST)
   return flag_value("gio_stress_ops", 2000);
 #else
-  return flag_value("gio_stress_ops", few() ? 2000 : 100000);
+  return flag_value("gio_stress_ops", fewer_ops() ? 2000 : 100000);
 #endif
 }
-unsigned long work_groups() { return flag_value("gio_stress_wgs", few() ? 16 : 64); }
+unsigned long work_groups() { return flag_value("gio_stress_wgs", fewer_ops() ? 16 : 64); }
 // An atomic add every add_every() operations.
-unsigned add_every() { return few() ? 64 : 8; }
+unsigned add_every() { return fewer_ops() ? 64 : 8; }
 
 constexpr unsigned kSlots = 32;
 

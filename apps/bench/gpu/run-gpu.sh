@@ -494,7 +494,7 @@ if has wavecheck; then  # wave-scope calls over gda and the proxy, every lane ch
   grep -E "ERROR SUMMARY|Barrier error" "$out/wave-synccheck.txt" | sort | uniq -c | head
 fi
 if has stress; then  # 64 work-groups x 100000 operations each over gda, one GPU per PE
-  GIO_TRANSPORT=gda T=${SS:-240} run $B/giorun -n 2 $B/test_stress --gio_stress_ops=100000 > "$out/gda_stress_full.txt" 2>&1
+  GIO_TRANSPORT=gda T=${SS:-240} run $B/giorun -n 2 $B/test_stress --gio_stress_ops=100000 --gio_stress_wgs=64 > "$out/gda_stress_full.txt" 2>&1
   echo "rc=$?" >> "$out/gda_stress_full.txt"; tail -4 "$out/gda_stress_full.txt"
 fi
 python3 apps/bench/plot.py "$out"/*put_latency.jsonl "$out"/*bw.jsonl --out "$out" > /dev/null 2>&1 || true

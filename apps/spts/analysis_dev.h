@@ -11,7 +11,7 @@ namespace spts {
 struct device_analysis_params {
   int block = 256;                     // threads per work-group (a multiple of the wave size)
   int grid = 1;                        // work-groups of the grid-stride kernels
-  int rows_per_thread = 8;             // the levels kernel's rows a thread: 1, 2, 4 or 8
+  int rows_per_thread = 1;             // the levels kernel's rows a thread: 1, 2, 4 or 8
   bool tiles = false;                  // tile_order's order and chunks instead of level order
   int32_t width = 32, depth = 8;       // tiles: positions by levels (renumber.h)
   unsigned long long timeout_ns = 0;   // bound on every wait for a dependency's level

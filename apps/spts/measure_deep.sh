@@ -17,8 +17,8 @@
 #   prep     preprocessing against cuSPARSE's analysis: grid2d and grid3d at 4M and 16M rows,
 #            natural order; single in level order and in tiles with the analysis on the device
 #            (--analysis compare: checked against the host's, outside prep) and on the host, and
-#            cuSPARSE in the first run; grid2d 16M also with 1 and 4 rows a thread of the levels
-#            kernel. Each run's prep line is its preprocessing, uploads included; its prep - uploads
+#            cuSPARSE in the first run; each grid also with 2 and 8 rows a thread of the levels
+#            kernel (--analysis-rows; 1 in the runs before). Each run's prep line is its preprocessing, uploads included; its prep - uploads
 #            line is what compares with cuSPARSE's prep, and its device line has the analysis's phases.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,8 +105,10 @@ for part in $parts; do
         run 1 --variant single --renumber tiles --analysis compare --gen "$g" --reps "$reps" --no-refs
         run 1 --variant single --renumber tiles --analysis host --gen "$g" --reps "$reps" --no-refs
       done
-      for k in 1 4; do
-        run 1 --variant single --renumber tiles --analysis-rows $k --gen grid2d:rows=16000000 --reps "$reps" --no-refs
+      for g in grid2d:rows=4000000 grid2d:rows=16000000 grid3d:rows=4000000 grid3d:rows=16000000; do
+        for k in 2 8; do
+          run 1 --variant single --renumber tiles --analysis-rows $k --gen "$g" --reps "$reps" --no-refs
+        done
       done ;;
     *) echo "measure_deep.sh: unknown part $part" >&2; exit 2 ;;
   esac

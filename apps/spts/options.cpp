@@ -26,6 +26,15 @@ const char* exchange_name(exchange e) {
 const char* kernel_name(kernel_kind k) {
   return k == kernel_kind::thread ? "thread" : k == kernel_kind::warp ? "warp" : "auto";
 }
+const char* renumber_name(renumber_kind r) {
+  switch (r) {
+    case renumber_kind::level: return "level";
+    case renumber_kind::tiles: return "tiles";
+    case renumber_kind::blocks: return "blocks";
+    case renumber_kind::none: return "none";
+    default: return "auto";
+  }
+}
 
 void print_usage(const char* prog) {
   std::printf(
@@ -81,7 +90,7 @@ void print_usage(const char* prog) {
       "                    order uploaded) | compare (device, then checked against the host's\n"
       "                    levels, order and chunks outside prep; a difference fails the run)\n"
       "  --analysis-rows N device analysis: rows a thread of the levels kernel holds (1, 2, 4\n"
-      "                    or 8; default 8): more rows in flight at the same occupancy\n"
+      "                    or 8; default 1): more rows in flight at the same occupancy\n"
       "  --analysis-backoff NS\n"
       "                    device analysis: longest sleep between a levels-kernel thread's polls\n"
       "                    of the one dependency it waits on, doubling from 32 ns (default 0)\n"

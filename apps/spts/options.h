@@ -58,7 +58,7 @@ struct options {
   row_order rows = row_order::natural;  // sync-free kernels: the order rows enter the device (--rows)
   renumber_kind renumber = renumber_kind::automatic;  // sync-free solves: --renumber
   analysis_where analysis = analysis_where::device;   // one PE: --analysis
-  int analysis_rows = 8;           // --analysis-rows N: the device's levels kernel, rows a thread (1, 2, 4, 8)
+  int analysis_rows = 1;           // --analysis-rows N: the device's levels kernel, rows a thread (1, 2, 4, 8)
   int analysis_backoff_ns = 0;     // --analysis-backoff NS: the levels kernel's longest sleep while gated
   bool chunk_shared = true;        // --chunk-deps shared|global: a chunk's own rows through shared memory
   int poll_batch = 4;              // --poll-batch N: thread kernel, dependency words loaded together (1-4)
@@ -76,6 +76,7 @@ struct options {
 const char* variant_name(variant v);
 const char* exchange_name(exchange e);
 const char* kernel_name(kernel_kind k);
+const char* renumber_name(renumber_kind r);
 // Parses argv into *o; on a bad or missing value prints why (and the usage) and returns false.
 // Sets *help when -h/--help was given.
 bool parse_options(int argc, char** argv, options* o, bool* help);

@@ -139,7 +139,7 @@ bool report(const run_record& r) {
       f,
       "{\"app\":\"spts\",\"variant\":\"%s\",\"exchange\":%s,\"kernel\":%s,\"detail\":%s,\"type\":\"%s\","
       "\"input\":%s,\"order\":\"%s\",\"balance\":\"%s\",\"rows\":%d,\"nnz\":%lld,\"levels\":%d,"
-      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"renumbered\":%s,\"chunk_deps\":\"%s\",\"seed\":%llu,"
+      "\"critical_path\":%lld,\"pes\":%d,\"reps\":%d,\"warmup\":%d,\"block\":%d,\"rows_by\":\"%s\",\"backoff_ns\":%d,\"renumber\":\"%s\",\"analysis_rows\":%d,\"renumbered\":%s,\"chunk_deps\":\"%s\",\"seed\":%llu,"
       "\"input_s\":%s,\"prep_s\":%s,\"prep_upload_s\":%s,\"prep_analysis_s\":%s,\"prep_copy_s\":%s,"
       "\"analysis_setup_s\":%s,\"analysis_levels_s\":%s,\"analysis_sort_s\":%s,\"analysis_order_s\":%s,"
       "\"analysis_tiles_s\":%s,\"solve_s\":%s,\"median_s\":%s,\"min_s\":%s,\"max_s\":%s,\"gflops\":%s,"
@@ -151,6 +151,7 @@ bool report(const run_record& r) {
       type, json_string(r.input).c_str(), order_name(o.ord), o.by_nnz ? "nnz" : "rows", r.rows,
       (long long)r.nnz, r.levels, (long long)r.critical_path, r.npes, o.reps, o.warmup, o.block,
       o.rows == row_order::level ? "level" : o.rows == row_order::senders ? "senders" : "natural", o.backoff_ns,
+      renumber_name(o.renumber), o.analysis_rows,
       syncfree ? (r.times.by_level ? "true" : "false") : "null", o.chunk_shared ? "shared" : "global",
       (unsigned long long)o.seed, num(r.input_s).c_str(), num(r.times.prep_s).c_str(), num(pp.upload_s).c_str(),
       num(pp.analysis_s).c_str(), num(pp.copy_s).c_str(), num(pp.setup_s).c_str(), num(pp.levels_s).c_str(),

@@ -162,7 +162,7 @@ solve_times run_syncfree(const problem& pin, const options& o, std::vector<doubl
   // where the level split takes a hop between PEs a level on a natural-order grid). On two H200s,
   // float, apps/spts/scaling.sh -p 2 -v gio -s "grid2d:rows=4000000@natural ..." (docs/performance.md,
   // SpTS on two H200s): blocks 4.67 / 0.80 / 9.45 / 1.32 ms on grid2d 4M / grid3d 4M / grid2d 16M /
-  // grid3d 16M against 5.58 / 0.97 / 11.20 / 1.56 ms split by level.
+  // grid3d 16M against 5.57 / 0.96 / 11.22 / 1.54 ms split by level.
   const bool in_blocks =
       pin.npes > 1 && (o.renumber == renumber_kind::blocks || o.renumber == renumber_kind::automatic);
   renumbering rn;

@@ -9,6 +9,7 @@
 
 #include <cfloat>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -149,8 +150,12 @@ inline bool cpu_serves_wire() {
 #if defined(GIO_PLATFORM_HOST)
   return false;
 #else
-  bool connectx = false;  // what rdma-core would list (host/gda/gda_connect.cpp falls back without one)
-  if (DIR* d = opendir("/sys/class/infiniband")) {
+  // A ConnectX as rdma-core would list it, unless GIO_GDA_NIC=softnic sets it aside
+  // (host/gda/gda_connect.cpp takes the softnic then, and where there is none).
+  const char* nic = std::getenv("GIO_GDA_NIC");
+  const bool softnic_asked = nic && std::string(nic) == "softnic";
+  bool connectx = false;
+  if (DIR* d = softnic_asked ? nullptr : opendir("/sys/class/infiniband")) {
     while (const dirent* e = readdir(d))
       if (std::strncmp(e->d_name, "mlx5", 4) == 0) connectx = true;
     closedir(d);

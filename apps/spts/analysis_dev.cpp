@@ -57,10 +57,10 @@ struct level_args {
 // occupancy. Consecutive rather than strided: a chain through consecutive rows (a grid line, a
 // band) then finishes K rows a pass, each reading the one before from its own thread's store,
 // where strided rows would take a hop each. K = 1 is the default (options.h): on H200, float,
-// apps/spts/measure_deep.sh prep (docs/performance.md, SpTS preprocessing), K = 2 gains 24-26 % on
-// the 2D grids but K = 2 and 8 take 70-135x longer on grid3d 4M (714 and 1,403 ms against 10.5),
-// 12x with K = 8 on grid3d 16M; the cause is not known (the app.spts.single.analysis-rows* tests
-// hold every K to the host's levels).
+// apps/spts/measure_deep.sh prep (docs/performance.md, SpTS preprocessing), K = 2 takes 26 % less
+// time on the 2D grids, but K = 2 and 8 take 70-135x longer on grid3d 4M (714 and 1,403 ms
+// against 10.5) and K = 8 12x longer on grid3d 16M; the cause is not known (the
+// app.spts.single.analysis-rows* tests hold every K to the host's levels).
 // A pass that takes nothing is gated: the thread polls only the column its lowest pending row
 // stopped at, and polls its other rows again once that one is known. In natural order most
 // resident rows wait on rows far behind the wavefront (a 2D grid's line waits on the line before

@@ -141,11 +141,11 @@ inline bool pes_share_gpu() {
 // outside the heap there holds a bounce buffer for a round trip to that thread, and every atomic
 // on GPU memory is a host-launched kernel. The tests whose cost is hundreds of thousands of such
 // operations from many work-groups at once run the fewer of pes_share_gpu() over it too
-// (fewer_ops()): on 2 H200 (one PE each, the cuda suite at ctest -j16), func.test_signal.proxy_tcp.np2's
-// FenceFlag ring (64 work-groups x 200 rounds) had not finished after 466 s,
-// func.test_stress.gda.np2 (64 x 100000) after 532 s, and func.test_rma.gda.np2 took 50-80 s a
-// scope for each all-sizes sweep. Always false on the host platform, whose sizes are set for the
-// emulator.
+// (fewer_ops()): on 2 H200 (one PE each; the cuda suite at ctest -j16, up to six tests at once on
+// the two GPUs), func.test_signal.proxy_tcp.np2's FenceFlag ring (64 work-groups x 200 rounds) had
+// not finished after 466 s, func.test_stress.gda.np2 (64 x 100000) after 532 s, and
+// func.test_rma.gda.np2 took 50-80 s a scope for each all-sizes sweep. Always false on the host
+// platform, whose sizes are set for the emulator.
 inline bool cpu_serves_wire() {
 #if defined(GIO_PLATFORM_HOST)
   return false;

@@ -18,7 +18,9 @@
 #            natural order; single in level order and in tiles with the analysis on the device
 #            (--analysis compare: checked against the host's, outside prep) and on the host, and
 #            cuSPARSE in the first run; each grid also with 2 and 8 rows a thread of the levels
-#            kernel (--analysis-rows; 1 in the runs before). Each run's prep line is its preprocessing, uploads included; its prep - uploads
+#            kernel (--analysis-rows; 1 in the runs before), and solved in L's order (--renumber
+#            none): the levels kernel's bound, a sync-free pass over the same dependencies in the
+#            same order, with a value instead of a level. Each run's prep line is its preprocessing, uploads included; its prep - uploads
 #            line is what compares with cuSPARSE's prep, and its device line has the analysis's phases.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,6 +108,7 @@ for part in $parts; do
         run 1 --variant single --renumber tiles --analysis host --gen "$g" --reps "$reps" --no-refs
       done
       for g in grid2d:rows=4000000 grid2d:rows=16000000 grid3d:rows=4000000 grid3d:rows=16000000; do
+        run 1 --variant single --renumber none --gen "$g" --reps "$reps" --no-refs
         for k in 2 8; do
           run 1 --variant single --renumber tiles --analysis-rows $k --gen "$g" --reps "$reps" --no-refs
         done

@@ -19,9 +19,10 @@
 #            (--analysis compare: checked against the host's, outside prep) and on the host, and
 #            cuSPARSE in the first run; each grid also with 2 and 8 rows a thread of the levels
 #            kernel (--analysis-rows; 1 in the runs before), and solved in L's order (--renumber
-#            none): the levels kernel's counterpart, a sync-free pass over the same dependencies in the
-#            same order, with a value instead of a level. Each run's prep line is its preprocessing, uploads included; its prep - uploads
-#            line is what compares with cuSPARSE's prep, and its device line has the analysis's phases.
+#            none): the levels kernel's counterpart, a sync-free pass over the same dependencies
+#            in the same order, with a value instead of a level. Each run's prep line is its
+#            preprocessing, uploads included; its prep - uploads line is what compares with
+#            cuSPARSE's prep, and its device line has the analysis's phases.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build="$here/../../build"

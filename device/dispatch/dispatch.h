@@ -154,10 +154,11 @@ static_assert((GIO_MAX_PES & (GIO_MAX_PES - 1)) == 0, "put/get mask a PE into th
 // alone. Translated on the common path, the PE read through the context kept the peer's state loads
 // in a loop of calls on any context the kernel was given (tests/sass/check_put_loop.py, *_ctx).
 template <typename S>
-GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi);
+GIO_DEVICE_NOINLINE_TEMPLATE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                           int pe, bool nbi);
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi,
-                                 bool ok);
+GIO_DEVICE_NOINLINE_TEMPLATE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                          int pe, bool nbi, bool ok);
 
 // Everything check_rma, ctx_in_team and check_pe's fast half ask of a put, as one predicate on the
 // constant state and the arguments (no branch, no call): the state is this contract, pe is a world
@@ -222,8 +223,8 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
     const gio_device_state_v1& st = GIO_DSTATE;
     const int at = pe & (GIO_MAX_PES - 1);
     uint8_t* const mapped = p2p::remote_any(st, dst, at);
-    const bool ok = small_put_ok<WorldPe>(st, ctx, dst, n, pe, st.peer_transport[at] == GIO_TRANSPORT_P2P) &
-                     !p2p::overlapping(mapped, src, n);
+    const bool overlap = p2p::overlapping(mapped, src, n);
+    const bool ok = small_put_ok<WorldPe>(st, ctx, dst, n, pe, st.peer_transport[at] == GIO_TRANSPORT_P2P) & !overlap;
     // Every lane gets the same answer; S::agree tells the compiler so (scope.h).
     // An overlapping copy (a put to this PE inside one buffer) takes the call: p2p.h moves it as memmove.
     if (S::agree(copy_lane_words<S, false>((uintptr_t)dst | (uintptr_t)src | n, mapped, (const uint8_t*)src, n, ok)))
@@ -233,7 +234,8 @@ GIO_DEVICE_INLINE void put(const char* rt, shmem_ctx_t ctx, void* dst, const voi
 }
 
 template <typename S>
-GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi) {
+GIO_DEVICE_NOINLINE_TEMPLATE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                           int pe, bool nbi) {
   put<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe), nbi);
 }
 // A put that is not a small p2p one, or whose arguments fail a check (small_put_ok): the checks in
@@ -242,8 +244,8 @@ GIO_DEVICE_NOINLINE void put_team(const char* rt, shmem_ctx_t ctx, void* dst, co
 // straight to the switch, without reading the state for the checks again (a scope's put of more
 // than its inline words: apps/bench/gpu/run-gpu-smallput.sh; a thread's copies inline, see put).
 template <typename S, bool WorldPe>
-GIO_DEVICE_NOINLINE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe, bool nbi,
-                                 bool ok) {
+GIO_DEVICE_NOINLINE_TEMPLATE void put_out(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                          int pe, bool nbi, bool ok) {
   if (ok) {
     if (n != 0) put_switch_out<S>(rt, ctx, dst, src, n, pe, nbi);
     return;
@@ -279,7 +281,8 @@ GIO_DEVICE_NOINLINE void get_switch_out(const char* rt, shmem_ctx_t ctx, void* d
 
 // A team context's get takes the call, as put's does.
 template <typename S>
-GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe);
+GIO_DEVICE_NOINLINE_TEMPLATE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                           int pe);
 template <typename S, bool WorldPe = false>
 GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
   if constexpr (S::one_lane) {
@@ -302,7 +305,8 @@ GIO_DEVICE_INLINE void get(const char* rt, shmem_ctx_t ctx, void* dst, const voi
 }
 
 template <typename S>
-GIO_DEVICE_NOINLINE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n, int pe) {
+GIO_DEVICE_NOINLINE_TEMPLATE void get_team(const char* rt, shmem_ctx_t ctx, void* dst, const void* src, size_t n,
+                                           int pe) {
   get<S, true>(rt, ctx, dst, src, n, team_ctx_pe(rt, ctx, pe));
 }
 

@@ -29,4 +29,10 @@
 #define GIO_DEVICE_INLINE __device__ __forceinline__
 // (HIP's headers define __noinline__ as nothing, hence the attribute; inline keeps the ODR happy.)
 #define GIO_DEVICE_NOINLINE __device__ inline __attribute__((noinline))
+// A function template declared ahead of its definition: both without inline (a template needs none
+// for the ODR). With inline on the definition, nvcc's host pass gives the declaration inline too and
+// g++ warns of inline with noinline in every program that includes shmem.h; without the attribute
+// on the declaration, nvcc drops it from the definition (tests/install/check.sh compiles a program
+// with -Wall -Wextra and refuses any warning from GIO's headers).
+#define GIO_DEVICE_NOINLINE_TEMPLATE __device__ __attribute__((noinline))
 #endif  // GIO_KERNEL_COMPILER

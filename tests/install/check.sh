@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check.sh BUILD_DIR: installs BUILD_DIR into a scratch prefix, moves the prefix (the package must
 # work wherever it lies), and builds hello_hip.cpp, a standard HIP + OpenSHMEM program, against it
-# three ways a user would: oshc++ (compile, then link the object alone), find_package(GIO) with
+# three ways a user would: oshc++ (compile, then link the object alone; and with -Wall -Wextra,
+# where GIO's headers must raise no warning), find_package(GIO) with
 # gio_kernel_sources, and pkg-config; ring.hip (a .hip file) through oshc++ and CMake; hello.c
 # through oshcc, also as build systems call it (OSHCC naming the wrapper itself); complex_c_types.cpp
 # (C++ with C's complex types) and chevrons.cu (<<<...>>> launches) through oshc++; and the wrappers
@@ -43,6 +44,15 @@ grep -q -- "-lgio" show.txt && grep -q -- "$prefix/include" show.txt
 step "oshc++: compile, then link the object"
 "$prefix/bin/oshc++" -O2 -c "$src/hello_hip.cpp" -o hello.o
 "$prefix/bin/oshc++" hello.o -o hello_oshcxx
+
+step "oshc++ and oshcc with -Wall -Wextra: no warning from GIO's headers"
+"$prefix/bin/oshc++" -Wall -Wextra -O2 -c "$src/hello_hip.cpp" -o warn.o 2> warn.txt
+"$prefix/bin/oshcc" -Wall -Wextra -O2 -c "$src/hello.c" -o warn_c.o 2>> warn.txt
+if grep -F "$prefix/include/" warn.txt | grep -q "warning:"; then
+  cat warn.txt >&2
+  echo "install check: GIO's installed headers raise the compiler warnings above" >&2
+  exit 1
+fi
 
 step "oshc++ on a .hip file: compile, then link; and in one command"
 "$prefix/bin/oshc++" -O2 -c "$src/ring.hip" -o ring.o

@@ -31,6 +31,7 @@
 // each of hundreds of call sites multiplied compile time and code size for nothing on the fast path).
 #define GIO_DEVICE_INLINE inline
 #define GIO_DEVICE_NOINLINE inline
+#define GIO_DEVICE_NOINLINE_TEMPLATE inline
 #define GIO_UNROLL _Pragma("GCC unroll 8")
 
 namespace gio {

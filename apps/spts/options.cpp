@@ -26,14 +26,14 @@ const char* exchange_name(exchange e) {
 const char* kernel_name(kernel_kind k) {
   return k == kernel_kind::thread ? "thread" : k == kernel_kind::warp ? "warp" : "auto";
 }
+// --renumber's values, for the parser and for renumber_name.
+const char* const kRenumberNames[] = {"auto", "level", "tiles", "blocks", "none"};
+const renumber_kind kRenumberKinds[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
+                                        renumber_kind::blocks, renumber_kind::none};
 const char* renumber_name(renumber_kind r) {
-  switch (r) {
-    case renumber_kind::level: return "level";
-    case renumber_kind::tiles: return "tiles";
-    case renumber_kind::blocks: return "blocks";
-    case renumber_kind::none: return "none";
-    default: return "auto";
-  }
+  for (size_t i = 0; i < sizeof kRenumberKinds / sizeof kRenumberKinds[0]; ++i)
+    if (kRenumberKinds[i] == r) return kRenumberNames[i];
+  return "auto";
 }
 
 void print_usage(const char* prog) {
@@ -223,10 +223,7 @@ bool parse_options(int argc, char** argv, options* o, bool* help) {
       const row_order vals[] = {row_order::level, row_order::natural, row_order::senders};
       ok = to_enum(n, value, names, vals, &o->rows);
     } else if (name == "--renumber") {
-      const char* const names[] = {"auto", "level", "tiles", "blocks", "none"};
-      const renumber_kind vals[] = {renumber_kind::automatic, renumber_kind::level, renumber_kind::tiles,
-                                    renumber_kind::blocks, renumber_kind::none};
-      ok = to_enum(n, value, names, vals, &o->renumber);
+      ok = to_enum(n, value, kRenumberNames, kRenumberKinds, &o->renumber);
     } else if (name == "--analysis") {
       const char* const names[] = {"device", "host", "compare"};
       const analysis_where vals[] = {analysis_where::device, analysis_where::host, analysis_where::compare};
